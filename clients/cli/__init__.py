@@ -1,0 +1,1 @@
+"""The `curveship` command: tell and play stories in a terminal."""

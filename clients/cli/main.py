@@ -1,0 +1,131 @@
+"""The `curveship` command line: `tell` a world's story under spins, `play` it at a prompt."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Iterable, Sequence
+from typing import TextIO
+
+from server.catalog import load_spin, load_world, spin_names, spun, world_names
+from server.engine.errors import EngineError
+from server.engine.narrator import Draft
+from server.engine.player import Player
+from server.engine.story import Story
+
+USAGE_ERROR = 2
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = _parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.run(args))
+    except EngineError as error:
+        print(f"curveship: {error}", file=sys.stderr)
+        return USAGE_ERROR
+    except KeyboardInterrupt:
+        return 130
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="curveship",
+        description="Interactive fiction whose stories can be told in many ways.",
+        epilog=f"worlds: {', '.join(world_names())}; spins: {', '.join(spin_names())}",
+    )
+    commands = parser.add_subparsers(required=True, metavar="COMMAND")
+
+    tell = commands.add_parser("tell", help="tell a world's story under spins")
+    _story_arguments(tell)
+    tell.add_argument("--trace", action="store_true", help="show the telling after each narrator stage")
+    tell.set_defaults(run=run_tell)
+
+    play = commands.add_parser("play", help="play (or read) a world at a prompt")
+    _story_arguments(play)
+    play.add_argument("--actor", help="the actor to play, like @guard (default: the world's player)")
+    play.set_defaults(run=run_play)
+    return parser
+
+
+def _story_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("world", help="a world name or the path to a world file")
+    parser.add_argument(
+        "spin",
+        nargs="*",
+        metavar="SPIN or key=value",
+        help="named spins (or spin files), applied in order; then key=value settings, e.g. time=after",
+    )
+    parser.add_argument("--seed", type=int, default=0, help="the story's random seed (default 0)")
+
+
+def _start(args: argparse.Namespace) -> Story:
+    definition = load_world(args.world)
+    names = [word for word in args.spin if "=" not in word]
+    settings = [word for word in args.spin if "=" in word]
+    story = Story(definition, seed=args.seed)
+    story.spin = spun(story.spin, names, settings)
+    story.check_spin(story.spin)
+    if not definition.interactive:
+        story.run_to_end()
+    return story
+
+
+def run_tell(args: argparse.Namespace) -> int:
+    story = _start(args)
+    trace = _print_stage if args.trace else None
+    print(story.tell(trace=trace).text)
+    return 0
+
+
+def _print_stage(name: str, draft: Draft) -> None:
+    print(f"--- after {name}", file=sys.stderr)
+    for item in draft.told:
+        detail = " | ".join(item.sentences) or (item.form and str(item.form)) or ""
+        print(f"  [{item.event.id}] {item.event.action.verb} {detail}", file=sys.stderr)
+    for block in draft.blocks:
+        print(f"  {block.kind}: {block.text}", file=sys.stderr)
+
+
+def run_play(args: argparse.Namespace) -> int:
+    story = _start(args)
+    player = Player(story, args.actor, named_spins=load_spin)
+    out = sys.stdout
+    print(player.told().text, file=out)
+    interactive = sys.stdin.isatty()
+    lines = _prompted(out) if interactive else _plain(sys.stdin)
+    for line in lines:
+        if line.strip().lower() in ("quit", "q", "exit"):
+            break
+        if not line.strip():
+            continue
+        try:
+            reply = player.directive(line)
+        except EngineError as error:
+            print(str(error), file=out)
+            continue
+        if reply is None:
+            print("This story tells itself: there is no one to command. Type 'help' for directives.", file=out)
+        else:
+            print(reply.text, file=out)
+        if not interactive:
+            print(file=out)
+    return 0
+
+
+def _prompted(out: TextIO) -> Iterable[str]:
+    while True:
+        try:
+            yield input("\n> ")
+        except EOFError:
+            print(file=out)
+            return
+
+
+def _plain(stream: TextIO) -> Iterable[str]:
+    for line in stream:
+        yield line.rstrip("\n")
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,92 @@
+"""Finds and loads worlds and spins, by name (from worlds/ and spins/) or by path to any file."""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import pkgutil
+import sys
+from importlib import resources
+from pathlib import Path
+
+import spins as spin_package
+import worlds as world_package
+from server.engine.errors import SpinError, UnknownName, WorldError
+from server.engine.spin import Spin, SpinFile, apply, parse_spin_file, parse_value
+from server.engine.world.definition import WorldDefinition
+
+
+def world_names() -> list[str]:
+    """The worlds that ship in worlds/."""
+    return sorted(m.name for m in pkgutil.iter_modules(world_package.__path__) if not m.name.startswith("_"))
+
+
+def load_world(name_or_path: str) -> WorldDefinition:
+    """A world by name ("robbery") or by path to a Python file that defines WORLD."""
+    if name_or_path.endswith(".py") or "/" in name_or_path:
+        module = _module_from_path(Path(name_or_path))
+    elif name_or_path in world_names():
+        module = importlib.import_module(f"worlds.{name_or_path}")
+    else:
+        raise UnknownName(f"unknown world {name_or_path!r}; worlds: {', '.join(world_names())}")
+    definition = getattr(module, "WORLD", None)
+    if not isinstance(definition, WorldDefinition):
+        raise WorldError(f"{name_or_path}: defines no WORLD = WorldDefinition(...)")
+    return definition
+
+
+def _module_from_path(path: Path) -> object:
+    if not path.is_file():
+        raise UnknownName(f"unknown world {str(path)!r}: no such file")
+    name = f"curveship_world_{path.stem}"
+    spec = importlib.util.spec_from_file_location(name, path)
+    if spec is None or spec.loader is None:
+        raise WorldError(f"{path}: cannot be loaded as a Python module")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def spin_names() -> list[str]:
+    """The named spins that ship in spins/."""
+    return sorted(
+        entry.name.removesuffix(".toml")
+        for entry in resources.files(spin_package).iterdir()
+        if entry.name.endswith(".toml")
+    )
+
+
+def load_spin(name_or_path: str) -> SpinFile:
+    """A spin by name ("prophecy") or by path to a TOML spin file."""
+    if name_or_path.endswith(".toml") or "/" in name_or_path:
+        path = Path(name_or_path)
+        if not path.is_file():
+            raise UnknownName(f"unknown spin {name_or_path!r}: no such file")
+        return read_spin_file(path)
+    if name_or_path not in spin_names():
+        raise UnknownName(f"unknown spin {name_or_path!r}; spins: {', '.join(spin_names())}")
+    with resources.as_file(resources.files(spin_package) / f"{name_or_path}.toml") as path:
+        return read_spin_file(path)
+
+
+def read_spin_file(path: Path) -> SpinFile:
+    """Read one spin file from disk; errors name the file."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise SpinError(f"{path}: cannot read spin file: {error}") from None
+    return parse_spin_file(text, path.stem, str(path))
+
+
+def spun(base: Spin, names: list[str], settings: list[str]) -> Spin:
+    """`base` with named spins applied in order, then `key=value` settings."""
+    spin = base
+    for name in names:
+        found = load_spin(name)
+        spin = apply(spin, dict(found.overrides), source=f"spin {found.name}")
+    overrides = {}
+    for setting in settings:
+        key, _, value = setting.partition("=")
+        overrides[key.strip()] = parse_value(key.strip(), value)
+    return apply(spin, overrides, source="settings") if overrides else spin

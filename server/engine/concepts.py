@@ -1,0 +1,117 @@
+"""Each actor's concept: what it perceived of every item and event, kept as per-item histories.
+
+"What did the robber know of the guard just after event 12?" is a binary search in the guard's history
+within the robber's concept, never a copy of the world: memory grows with what changes, and a look-up
+costs O(log n), so telling a story stays linear in its length.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from server.engine.world.items import ROOT, Link
+from server.engine.world.state import WorldState
+
+BEFORE_ANY_EVENT = -1
+"""The moment of the opening look: each actor knows what it sees before anything happens."""
+
+
+@dataclass(frozen=True, slots=True)
+class ItemView:
+    """An item as an actor last perceived it: where it was and its features."""
+
+    link: Link | None
+    parent: str | None
+    features: tuple[tuple[str, Any], ...]
+
+    def feature(self, name: str, default: Any = None) -> Any:
+        for key, value in self.features:
+            if key == name:
+                return value
+        return default
+
+
+def view_of(world: WorldState, tag: str) -> ItemView:
+    place = world.place(tag)
+    return ItemView(
+        link=place.link if place else None,
+        parent=place.parent if place else None,
+        features=tuple(sorted(world.features[tag].items())),
+    )
+
+
+class Concept:
+    """One actor's picture of the world and of the story: item histories and the events it perceived."""
+
+    def __init__(self, actor: str) -> None:
+        self.actor = actor
+        self._moments: dict[str, list[int]] = {}
+        self._views: dict[str, list[ItemView]] = {}
+        self.events: list[int] = []
+
+    def perceive(self, world: WorldState, tags: Iterable[str], moment: int) -> None:
+        """Record the current state of `tags` as perceived at `moment` (an event number)."""
+        for tag in tags:
+            if tag == ROOT:
+                continue
+            view = view_of(world, tag)
+            views = self._views.get(tag)
+            if views is None:
+                self._views[tag] = [view]
+                self._moments[tag] = [moment]
+            elif views[-1] != view:
+                # Only changes are stored: a long story about an unchanging room costs nothing more.
+                views.append(view)
+                self._moments[tag].append(moment)
+
+    def witness(self, event_id: int) -> None:
+        self.events.append(event_id)
+
+    def knows(self, tag: str, moment: int | None = None) -> bool:
+        """Whether the actor had perceived `tag` by `moment` (default: now)."""
+        if tag == ROOT:
+            return True
+        moments = self._moments.get(tag)
+        if not moments:
+            return False
+        return moment is None or moments[0] <= moment
+
+    def view(self, tag: str, moment: int | None = None) -> ItemView | None:
+        """How the actor pictured `tag` just after `moment` (default: now); None if it did not know it."""
+        moments = self._moments.get(tag)
+        if not moments:
+            return None
+        if moment is None:
+            return self._views[tag][-1]
+        index = bisect_right(moments, moment) - 1
+        return self._views[tag][index] if index >= 0 else None
+
+    def known(self) -> Iterator[str]:
+        return iter(self._views)
+
+    def truncate(self, last_event: int) -> None:
+        """Forget everything perceived after `last_event` (for undo)."""
+        for tag in list(self._moments):
+            moments = self._moments[tag]
+            keep = bisect_right(moments, last_event)
+            if keep == 0:
+                del self._moments[tag], self._views[tag]
+            else:
+                del moments[keep:], self._views[tag][keep:]
+        keep_events = bisect_right(self.events, last_event)
+        del self.events[keep_events:]
+
+
+def concept_children(concept: Concept, moment: int | None = None) -> dict[str, list[str]]:
+    """The actor's item tree at `moment`: parent tag -> children tags, as the actor pictured them."""
+    children: dict[str, list[str]] = {}
+    for tag in concept.known():
+        view = concept.view(tag, moment)
+        if view is None or view.parent is None:
+            continue
+        parent = view.parent if view.parent == ROOT or concept.knows(view.parent, moment) else ROOT
+        children.setdefault(parent, []).append(tag)
+    return children

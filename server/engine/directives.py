@@ -1,0 +1,107 @@
+"""Directives: commands to the system rather than to an actor (world tree, concept tree, spin, recount…).
+
+Each directive is a small declarative unit: the words that invoke it, whether it needs author permission,
+and a function whose docstring is its help. A registry is made per story, so worlds could add their own.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from server.engine import spin as spins
+from server.engine.errors import EngineError
+
+if TYPE_CHECKING:
+    from server.engine.narrator import Telling
+    from server.engine.player import Player
+
+Handler = Callable[["Player", re.Match[str]], "str | Telling"]
+
+
+class Forbidden(EngineError):
+    """The player lacks the permission a directive needs."""
+
+
+@dataclass(frozen=True, slots=True)
+class Directive:
+    """One directive: its pattern (matched against the whole normalized line), its help, its handler."""
+
+    name: str
+    pattern: re.Pattern[str]
+    handler: Handler
+    author_only: bool
+
+    @property
+    def help(self) -> str:
+        return (self.handler.__doc__ or self.name).strip()
+
+
+class Directives:
+    """The directives a story understands; checked as they are added."""
+
+    def __init__(self) -> None:
+        self._all: dict[str, Directive] = {}
+
+    def add(self, name: str, pattern: str, *, author_only: bool = False) -> Callable[[Handler], Handler]:
+        def register(handler: Handler) -> Handler:
+            if name in self._all:
+                raise ValueError(f"directive {name!r} is registered twice")
+            if not (handler.__doc__ or "").strip():
+                raise ValueError(f"directive {name!r} needs a docstring: it is the directive's help")
+            self._all[name] = Directive(name, re.compile(pattern + r"\Z"), handler, author_only)
+            return handler
+
+        return register
+
+    def match(self, line: str) -> tuple[Directive, re.Match[str]] | None:
+        text = normalize(line)
+        for directive in self._all.values():
+            found = directive.pattern.match(text)
+            if found:
+                return directive, found
+        return None
+
+    def __iter__(self) -> Iterator[Directive]:
+        return iter(self._all.values())
+
+
+def normalize(line: str) -> str:
+    return " ".join(line.strip().split())
+
+
+def standard() -> Directives:
+    """The directives every story has."""
+    registry = Directives()
+
+    @registry.add("world tree", r"(?i:world(?: tree)?)", author_only=True)
+    def world_tree(player: Player, match: re.Match[str]) -> str | Telling:
+        """world tree — the true world, one item a line from @cosmos down (author only)."""
+        return player.world_listing()
+
+    @registry.add("concept tree", r"(?i:concept)(?: (@\w+))?(?i: tree)?")
+    def concept_tree(player: Player, match: re.Match[str]) -> str | Telling:
+        """concept [@actor] tree — an actor's picture of the world (default: your own actor)."""
+        return player.concept_listing(match.group(1) or player.actor)
+
+    @registry.add("spin", r"(?i:spin)(?: (.+))?")
+    def spin(player: Player, match: re.Match[str]) -> str | Telling:
+        """spin — show the spin; `spin time after`, `spin narrator @guard`, `spin prophecy` change it."""
+        words = (match.group(1) or "").split()
+        if words:
+            player.change_spin(words)
+        return spins.describe(player.spin)
+
+    @registry.add("recount", r"(?i:recount)")
+    def recount(player: Player, match: re.Match[str]) -> Telling:
+        """recount — retell the whole story so far under the current spin."""
+        return player.recount()
+
+    @registry.add("help", r"(?i:help|directives)")
+    def help_(player: Player, match: re.Match[str]) -> str | Telling:
+        """help — list the directives."""
+        return "\n".join(d.help for d in registry if player.author or not d.author_only)
+
+    return registry

@@ -1,0 +1,185 @@
+"""English verb phrases: one lemma conjugated for person, number, tense and aspect."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Literal
+
+from lemminflect import getInflection
+
+Tense = Literal["past", "present", "future"]
+
+# Penn Treebank tags, as lemminflect names them: 3rd-singular present, past, past participle, -ing form.
+_Tag = Literal["VBZ", "VBD", "VBN", "VBG"]
+# What an auxiliary demands of the verb after it: "will take", "has taken", "is taking".
+_Demand = Literal["base", "VBN", "VBG"]
+
+
+@dataclass(frozen=True, slots=True)
+class VerbForm:
+    """Tense and aspect of one verb phrase; frozen (hashable) so verb_phrase can be cached on it."""
+
+    tense: Tense = "present"
+    perfect: bool = False  # anterior: "has taken", "had taken", "will have taken"
+    progressive: bool = False  # "is taking"; ignored for stative verbs (see _STATIVE) and when posterior
+    posterior: bool = False  # "is about to take", "was about to take", "will be about to take"
+    negated: bool = False  # "does not take", "is not", "will not take"
+    emphatic: bool = False  # "does take", "did take"; no effect when an auxiliary is already there
+
+
+# Where lemminflect's first spelling is wrong or is not the one we narrate in (American English,
+# with the participle agreeing with the past tense). Each entry was found by probing lemminflect.
+_OVERRIDES: dict[str, dict[_Tag, str]] = {
+    "wake": {"VBN": "woken"},  # lemminflect prefers archaic "waked"
+    "lie": {"VBD": "lay", "VBN": "lain"},  # it mixes recline's "lay" with deceive's "lied"; IF lies down
+    "sting": {"VBG": "stinging"},  # it returns the bare "sting"
+    "mimic": {"VBD": "mimicked", "VBN": "mimicked", "VBG": "mimicking"},  # it misses the k
+    "ski": {"VBN": "skied"},  # it gives "ski'd"
+    "quit": {"VBN": "quit"},  # it prefers the archaic "quitted"
+    "light": {"VBN": "lit"},  # past "lit" but participle "lighted"
+    "lean": {"VBN": "leaned"},  # past "leaned" but participle British "leant"
+    "smell": {"VBN": "smelled"},  # past "smelled" but participle British "smelt"
+    "spell": {"VBN": "spelled"},  # past "spelled" but participle British "spelt"
+    "spoil": {"VBN": "spoiled"},  # past "spoiled" but participle British "spoilt"
+    "refuel": {"VBN": "refueled"},  # past "refueled" but participle British "refuelled"
+    "relay": {"VBN": "relayed"},  # "relaid" is re-lay (a carpet), not relay (a message)
+}
+
+# Verbs that describe a state, not an action: "she knows", never "she is knowing". Their progressive is
+# dropped rather than refused, because a spin sets the progressive for a whole telling. "have" is stative
+# only alone (possession): "is having lunch" is fine. "remain" is NOT stative: "the guard is remaining at
+# his post" is good English, and the progressive marks the state as temporary, which narration wants.
+_STATIVE = frozenset(
+    {"be", "seem", "resemble", "consist"}  # being
+    | {"see", "hear", "know", "understand", "believe", "mean"}  # perceiving and knowing
+    | {"own", "possess", "belong", "contain", "deserve"}  # having
+    | {"like", "love", "hate", "want", "need", "prefer"}  # feeling and wanting
+)
+
+
+# Modal verbs with their past. A modal has no infinitive or participles ("will can", "has could" are not
+# English), never agrees ("he can") and needs no do-support ("cannot"). Templates say [can/not/v].
+_MODAL_PAST = {"can": "could"}
+# Where an auxiliary must come before the modal, English says it another way: "will be able to reach".
+_MODAL_PERIPHRASIS = {"can": ["be", "able", "to"]}
+
+
+def _split(lemma: str) -> tuple[str, list[str]]:
+    """The word that is conjugated and the words kept after it ("wake up" -> "wake", ["up"])."""
+    words = lemma.split()
+    if not words:
+        raise ValueError("a verb lemma cannot be empty")
+    return words[0], words[1:]
+
+
+@lru_cache(maxsize=8192)
+def _inflect(word: str, tag: _Tag) -> str:
+    """One inflected form of a single-word verb: override table first, then lemminflect's first choice."""
+    override = _OVERRIDES.get(word, {}).get(tag)
+    if override is not None:
+        return override
+    forms = getInflection(word, tag)
+    # lemminflect yields nothing for tokens it cannot analyse; the bare word beats failing mid-telling.
+    return forms[0] if forms else word
+
+
+def _is_stative(head: str, rest: list[str]) -> bool:
+    if head == "have":
+        return not rest  # "have" alone is possession; "have lunch" is an action
+    return head in _STATIVE
+
+
+def _finite(verb: str, person: int, plural: bool, tense: Literal["past", "present"]) -> str:
+    """The verb that agrees with the subject: "am", "were", "takes", "took"."""
+    # "you" takes plural agreement whatever its number: "you are", "you were", never "you is".
+    singular = not plural and person != 2
+    if verb == "be":
+        if tense == "past":
+            return "was" if singular else "were"
+        if singular:
+            return "am" if person == 1 else "is"
+        return "are"
+    if tense == "past":
+        return _inflect(verb, "VBD")
+    return _inflect(verb, "VBZ") if singular and person == 3 else verb
+
+
+def _nonfinite(verb: str, demand: _Demand) -> str:
+    return verb if demand == "base" else _inflect(verb, demand)
+
+
+@lru_cache(maxsize=16384)
+def verb_phrase(lemma: str, person: int, plural: bool, form: VerbForm) -> str:
+    """The verb phrase agreeing with the subject: ("take", 3, False, past, perfect) -> "had taken".
+
+    Multi-word lemmas conjugate the first word and keep the rest after it ("has woken up").
+    Singular "they" is the caller's plural=True; person 2 always agrees as plural ("you are").
+    """
+    if person not in (1, 2, 3):
+        raise ValueError(f"person must be 1, 2 or 3, not {person!r}")
+    head, rest = _split(lemma)
+    if head in _MODAL_PAST:
+        if form.tense != "future" and not form.perfect and not form.posterior:
+            modal = head if form.tense == "present" else _MODAL_PAST[head]
+            if form.negated:  # written as one word: "cannot"; "can not" reads as a contrast
+                modal = "cannot" if modal == "can" else f"{modal} not"
+            return " ".join([modal, *rest])
+        head, *rest = [*_MODAL_PERIPHRASIS[head], *rest]
+    # "About to" already places the event just after the reference time; "was about to be taking" adds
+    # nothing a reader wants, so the posterior wins over the progressive.
+    progressive = form.progressive and not form.posterior and not _is_stative(head, rest)
+
+    # The auxiliaries in English's fixed order (modal, perfect, posterior, progressive), each with the
+    # words it brings and the form it demands of the verb after it.
+    chain: list[tuple[str, list[str], _Demand | None]] = []
+    if form.perfect:
+        chain.append(("have", [], "VBN"))
+    if form.posterior:
+        chain.append(("be", ["about", "to"], "base"))
+    if progressive:
+        chain.append(("be", [], "VBG"))
+    has_auxiliary = bool(chain) or form.tense == "future"
+    # Do-support: a bare main verb (but not "be", which inverts and negates by itself) needs "do" to carry
+    # "not" or emphasis. Main-verb "have" takes do-support too: "does not have", not "has not".
+    if not has_auxiliary and head != "be" and (form.negated or form.emphatic):
+        chain.append(("do", [], "base"))
+    chain.append((head, rest, None))
+
+    words: list[str] = []
+    demand: _Demand | None = None
+    finite_tense: Literal["past", "present"] = "past" if form.tense == "past" else "present"
+    if form.tense == "future":
+        words.append("will")  # the modal is the finite verb: it never agrees
+        demand = "base"
+    for verb, after, next_demand in chain:
+        if demand is None:
+            words.append(_finite(verb, person, plural, finite_tense))
+        else:
+            words.append(_nonfinite(verb, demand))
+        words.extend(after)
+        demand = next_demand
+    if form.negated:
+        words.insert(1, "not")  # always right after the finite verb: "will not", "has not", "is not about"
+    return " ".join(words)
+
+
+@lru_cache(maxsize=4096)
+def base_form(lemma: str) -> str:
+    """The infinitive without "to", whitespace normalized, for "unable to take" and "will take"."""
+    head, rest = _split(lemma)
+    return " ".join([head, *rest])
+
+
+@lru_cache(maxsize=4096)
+def participle(lemma: str) -> str:
+    """The past participle, for "the stolen coin" and "has woken up"."""
+    head, rest = _split(lemma)
+    return " ".join([_inflect(head, "VBN"), *rest])
+
+
+@lru_cache(maxsize=4096)
+def gerund(lemma: str) -> str:
+    """The -ing form, for "keeps typing" and "after waking up"."""
+    head, rest = _split(lemma)
+    return " ".join([_inflect(head, "VBG"), *rest])

@@ -1,0 +1,21 @@
+"""The engine's exceptions: each names what was wrong so every edge can report it in one line."""
+
+
+class EngineError(Exception):
+    """Something an author, a player or a tool asked for cannot be done; the message says why."""
+
+
+class SpinError(EngineError):
+    """A spin file or spin value is invalid; the message names the source, the field and what it allows."""
+
+
+class WorldError(EngineError):
+    """A world definition is invalid; the message names the world and the item or action at fault."""
+
+
+class UnknownName(EngineError):
+    """An unknown world, spin, actor or item was named."""
+
+
+class TemplateError(EngineError):
+    """A string with slots cannot be parsed or refers to something that does not exist."""

@@ -1,0 +1,92 @@
+"""The narrator: tells what one actor perceived, under a spin, as headings and paragraphs.
+
+Its stages, each `run(draft) -> draft` on an immutable Draft:
+1. select      — events the focalizer perceived, within the window, salient enough, not elided.
+2. order       — chronicle, retrograde, achrony, analepsis or syllepsis; marks events told out of order.
+3. frequency   — singulative, or iterative (repeats folded into one telling with a count).
+4. tense       — tense and aspect from event, reference and speech times.
+5. time words  — then, meanwhile, before that, earlier.
+6. compose     — the templates for each event: its action, a failure with its reason, or a description.
+7. template filters (double entry).
+8. realize     — templates to sentences: person, number, agreement, pronouns, articles, deictics.
+9. sentence filters (hesitant, valley girl, surprise, hedges).
+10. paragraphs — sentences gathered into headings and paragraphs.
+11. paragraph filters (surprise).
+12. present    — blocks and plain text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from server.engine.narrator import (
+    compose,
+    filters,
+    frequency,
+    orders,
+    paragraphs,
+    present,
+    realize,
+    select,
+    tense,
+    timewords,
+)
+from server.engine.narrator.draft import Block, Discourse, Draft, Record
+
+__all__ = ["STAGES", "Block", "Discourse", "Draft", "Record", "Telling", "Trace", "tell"]
+from server.engine.spin import Spin
+
+Stage = Callable[[Draft], Draft]
+
+STAGES: tuple[tuple[str, Stage], ...] = (
+    ("select", select.run),
+    ("order", orders.run),
+    ("frequency", frequency.run),
+    ("tense", tense.run),
+    ("time words", timewords.run),
+    ("compose", compose.run),
+    ("template filters", filters.templates),
+    ("realize", realize.run),
+    ("sentence filters", filters.sentences),
+    ("paragraphs", paragraphs.run),
+    ("paragraph filters", filters.paragraphs),
+    ("present", present.run),
+)
+
+Trace = Callable[[str, Draft], None]
+
+
+@dataclass(frozen=True, slots=True)
+class Telling:
+    """A finished telling: blocks, the same as plain text, and the discourse to continue from."""
+
+    blocks: tuple[Block, ...]
+    text: str
+    discourse: Discourse
+
+
+def tell(
+    record: Record,
+    spin: Spin,
+    *,
+    focalizer: str,
+    seed: int,
+    turn: int,
+    discourse: Discourse | None = None,
+    trace: Trace | None = None,
+) -> Telling:
+    """Tell what `focalizer` perceived of `record` under `spin`; `trace` sees the draft after each stage."""
+    draft = Draft(
+        record=record,
+        spin=spin,
+        focalizer=focalizer,
+        seed=seed,
+        turn=turn,
+        discourse=discourse or Discourse(),
+    )
+    for name, stage in STAGES:
+        draft = stage(draft)
+        if trace is not None:
+            trace(name, draft)
+    return Telling(draft.blocks, present.plain_text(draft.blocks), draft.discourse)

@@ -1,0 +1,90 @@
+"""Stages: the spin's named text filters, over templates, sentences or paragraphs; one module per filter.
+
+Filters are functions in the engine, chosen by name, so a spin file can never run code. Each random choice
+comes from a generator seeded by the story's seed, the filter and the event, so a telling is reproducible
+and an event reads the same however much of the story is told around it."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+
+from server.engine.narrator.draft import Draft, Paragraph
+from server.engine.narrator.filters import double_entry, hedges, hesitant, surprise, valley_girl
+from server.engine.narrator.templates import Token
+
+TemplateFilter = Callable[[tuple[Token, ...], random.Random], tuple[Token, ...]]
+SentenceFilter = Callable[[str, random.Random], str]
+ParagraphFilter = Callable[[tuple[str, ...], random.Random], tuple[str, ...]]
+
+
+@dataclass(frozen=True, slots=True)
+class Filter:
+    """A named filter: what it does, and the level (or levels) it works at."""
+
+    summary: str
+    template: TemplateFilter | None = None
+    sentence: SentenceFilter | None = None
+    paragraph: ParagraphFilter | None = None
+
+
+FILTERS: dict[str, Filter] = {
+    "hesitant": Filter(hesitant.SUMMARY, sentence=hesitant.sentence),
+    "valley_girl": Filter(valley_girl.SUMMARY, sentence=valley_girl.sentence),
+    "surprise": Filter(surprise.SUMMARY, sentence=surprise.sentence, paragraph=surprise.paragraph),
+    "hedges": Filter(hedges.SUMMARY, sentence=hedges.sentence),
+    "double_entry": Filter(double_entry.SUMMARY, template=double_entry.template),
+}
+
+
+def _rng(name: str, seed: int, *place: int) -> random.Random:
+    return random.Random(":".join((name, str(seed), *map(str, place))))
+
+
+def templates(draft: Draft) -> Draft:
+    active = [(name, FILTERS[name].template) for name in draft.spin.filters if FILTERS[name].template]
+    if not active:
+        return draft
+    told = []
+    for item in draft.told:
+        changed = []
+        for index, tokens in enumerate(item.templates):
+            for name, apply in active:
+                assert apply is not None
+                tokens = apply(tokens, _rng(name, draft.seed, item.event.id, index))
+            changed.append(tokens)
+        told.append(replace(item, templates=tuple(changed)))
+    return replace(draft, told=tuple(told))
+
+
+def sentences(draft: Draft) -> Draft:
+    active = [(name, FILTERS[name].sentence) for name in draft.spin.filters if FILTERS[name].sentence]
+    if not active:
+        return draft
+    told = []
+    for item in draft.told:
+        changed = []
+        for index, text in enumerate(item.sentences):
+            for name, apply in active:
+                assert apply is not None
+                text = apply(text, _rng(name, draft.seed, item.event.id, index))
+            changed.append(text)
+        told.append(replace(item, sentences=tuple(changed)))
+    return replace(draft, told=tuple(told))
+
+
+def paragraphs(draft: Draft) -> Draft:
+    active = [(name, FILTERS[name].paragraph) for name in draft.spin.filters if FILTERS[name].paragraph]
+    if not active:
+        return draft
+    result = []
+    for paragraph in draft.paragraphs:
+        if paragraph.kind == "paragraph":
+            texts = paragraph.sentences
+            for name, apply in active:
+                assert apply is not None
+                texts = apply(texts, _rng(name, draft.seed, paragraph.first_event))
+            paragraph = Paragraph("paragraph", texts, paragraph.first_event)
+        result.append(paragraph)
+    return replace(draft, paragraphs=tuple(result))

@@ -1,0 +1,40 @@
+"""Sentence and paragraph filter: a narrator surprised by everything — whoa, wow, and exclamation marks."""
+
+from __future__ import annotations
+
+import random
+
+from server.engine.narrator.filters.hesitant import open_with, split_end
+
+SUMMARY = 'A surprised narrator: "!" for ".", "Whoa," or "Wow," at the start, "Amazing!" after a paragraph.'
+
+_OPENERS = ("Whoa,", "Wow,", "Oh!")
+_EXCLAMATIONS = ("Amazing!", "Can you believe it?", "Incredible!", "Who would have thought?", "Unbelievable!")
+
+
+def sentence(text: str, rng: random.Random) -> str:
+    """The sentence, often exclaimed rather than stated, and sometimes opened with a gasp."""
+    if not any(char.isalpha() for char in text):
+        return text
+    ending = split_end(text)
+    # Only a plain full stop turns: a question stays a question, and a sentence ending in a quotation keeps
+    # the speaker's own punctuation.
+    if ending is not None and ending[1] == ".":
+        body = ending[0]
+        roll = rng.random()
+        if roll < 0.1:
+            text = f"{body}?!"
+        elif roll < 0.6:
+            text = f"{body}!"
+    if rng.random() < 0.3:
+        opener = rng.choice(_OPENERS)
+        # "Oh!" is a sentence of its own, so what follows keeps its capital.
+        text = f"{opener} {text}" if opener.endswith("!") else open_with(opener, text)
+    return text
+
+
+def paragraph(sentences: tuple[str, ...], rng: random.Random) -> tuple[str, ...]:
+    """The paragraph, sometimes with an exclamation of wonder after its last sentence."""
+    if not sentences or rng.random() >= 0.4:
+        return sentences
+    return (*sentences, rng.choice(_EXCLAMATIONS))

@@ -1,0 +1,34 @@
+"""Stage: gather the realized sentences into headings and paragraphs (a new one at each heading or segment)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from server.engine.narrator.draft import Draft, Paragraph
+
+
+def run(draft: Draft) -> Draft:
+    paragraphs: list[Paragraph] = []
+    sentences: list[str] = []
+    first = -1
+    segment: int | None = None
+
+    def close() -> None:
+        if sentences:
+            paragraphs.append(Paragraph("paragraph", tuple(sentences), first))
+            sentences.clear()
+
+    for item in draft.told:
+        if item.heading or item.segment != segment:
+            close()
+            segment = item.segment
+        if item.heading:
+            paragraphs.append(Paragraph("heading", (item.heading,), item.event.id))
+        told = list(item.sentences)
+        if draft.spin.event_numbers and told:
+            told[0] = f"[{item.event.id}] {told[0]}"
+        if told and not sentences:
+            first = item.event.id
+        sentences.extend(told)
+    close()
+    return replace(draft, paragraphs=tuple(paragraphs))

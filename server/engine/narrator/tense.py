@@ -1,0 +1,47 @@
+"""Stage: tense and aspect of each told event, from Reichenbach's event, reference and speech times.
+
+E against R gives the aspect (perfect when R follows E), R against S the tense:
+- during: S moves with the story, at each event: R = S, present ("the teller laughs").
+- after: S follows everything: past ("the teller laughed").
+- before: S precedes everything: future, prophecy ("the teller will laugh").
+- a number such as 6.5: S sits between events 6 and 7; earlier events are past, later ones future.
+`perfect` puts R just after E ("has laughed", "had laughed", "will have laughed"). An event told after a
+later one (retrograde, a flashback) keeps R at the later event, so it is anterior: past perfect when told
+after, future perfect in a prophecy, and simple past when the telling is in the present.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from server.engine.english import Tense, VerbForm
+from server.engine.narrator.draft import Draft, Told
+from server.engine.spin import Spin
+
+
+def run(draft: Draft) -> Draft:
+    return replace(draft, told=tuple(_with_form(item, draft.spin) for item in draft.told))
+
+
+def speech_tense(spin: Spin, event_number: int) -> Tense:
+    """The tense R against S gives for an event, before any out-of-order shift."""
+    if spin.time == "during":
+        return "present"
+    if spin.time == "after":
+        return "past"
+    if spin.time == "before":
+        return "future"
+    return "past" if event_number <= spin.time else "future"
+
+
+def _with_form(item: Told, spin: Spin) -> Told:
+    tense = speech_tense(spin, item.event.id)
+    perfect = spin.perfect
+    if item.out_of_order:
+        if tense == "present":
+            tense = "past"
+        else:
+            perfect = True
+    progressive = spin.progressive or item.event.action.progressive
+    form = VerbForm(tense=tense, perfect=perfect, progressive=progressive)
+    return replace(item, form=form, present=speech_tense(spin, item.event.id) == "present")

@@ -1,0 +1,208 @@
+"""The simulation: ticks, the action queue, the change each action makes, and who perceived what.
+
+One tick, in order:
+1. The commanded actor's actions, then the timeline's actions for this tick, then each other living
+   actor's scripted action, are queued.
+2. The front action is tried: refusal, preconditions, prevention by items present.
+3. If it can happen: reactions are asked for (against the world as it was), the change is made, and
+   what it entails follows; entailments, then reactions, go to the *front* of the queue.
+4. It becomes an event, whatever its outcome; every actor who perceived it (the agent, and whoever saw
+   the agent or the direct object before or after) records it and what it saw in its concept.
+5. Repeat until the queue is empty. An event whose action is `final` ends the story.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import deque
+from collections.abc import Iterable, Mapping
+
+from server.engine.actions.action import Action, Configure, Event, Modify, Outcome, SenseAction
+from server.engine.actions.preconditions import failure, prevention, refusal
+from server.engine.concepts import BEFORE_ANY_EVENT, Concept
+from server.engine.errors import WorldError
+from server.engine.world.definition import WorldDefinition
+from server.engine.world.items import Item, Room
+from server.engine.world.perception import Perception
+from server.engine.world.state import WorldState
+
+MAX_ACTIONS_PER_TICK = 1000
+"""Reactions that keep answering each other are an authoring mistake; stop and say so."""
+
+
+class Simulation:
+    """A running world: its true state, the events so far, and every actor's concept."""
+
+    def __init__(self, definition: WorldDefinition, seed: int = 0) -> None:
+        self.definition = definition
+        self.seed = seed
+        self.world = WorldState(definition.all_items())
+        self.sight = Perception(self.world)
+        self.rng = random.Random(seed)
+        self.events: list[Event] = []
+        self.concepts: dict[str, Concept] = {actor.tag: Concept(actor.tag) for actor in definition.actors()}
+        self.tick = 0
+        self.turn = 0
+        self.ended = False
+        self._timeline: dict[int, list[Action]] = {}
+        for at, action in definition.timeline:
+            self._timeline.setdefault(at, []).append(action)
+        self._hooked = [tag for tag, item in self.world.items.items() if item.react or item.prevent]
+        self._reacting = [tag for tag in self._hooked if self.world.items[tag].react]
+        for actor, concept in self.concepts.items():
+            concept.perceive(self.world, [*self.sight.visible_items(actor), actor], BEFORE_ANY_EVENT)
+
+    @property
+    def items(self) -> Mapping[str, Item]:
+        return self.world.items
+
+    @property
+    def last_tick(self) -> int:
+        """The last tick anything is scheduled for."""
+        return max(self._timeline, default=0)
+
+    def advance(self, commanded: Iterable[Action] = (), *, new_turn: bool = True) -> list[Event]:
+        """Run one tick with the commanded actions; return the events it produced, in order."""
+        self.tick += 1
+        if new_turn:
+            self.turn += 1
+        queue: deque[tuple[Action, str]] = deque((action, "command") for action in commanded)
+        acting = {action.agent for action, _ in queue}
+        queue.extend((action, "timeline") for action in self._timeline.get(self.tick, ()))
+        for actor, script in self.definition.scripts.items():
+            if actor in acting or self.world.get(actor, "alive") is False:
+                continue
+            action = script(actor, self.world, self.tick, self.rng)
+            if action is not None:
+                queue.append((action, "script"))
+        return self._run(queue)
+
+    def _run(self, queue: deque[tuple[Action, str]]) -> list[Event]:
+        produced: list[Event] = []
+        while queue:
+            if len(produced) >= MAX_ACTIONS_PER_TICK:
+                raise WorldError(
+                    f"{self.definition.name}: more than {MAX_ACTIONS_PER_TICK} actions in one tick; "
+                    "do reactions keep answering each other?"
+                )
+            action, cause = queue.popleft()
+            event, entailed, reactions = self._do(action, cause)
+            produced.append(event)
+            if event.done and action.final:
+                self.ended = True
+            follow = [(a, f"entailed by {event.id}") for a in entailed]
+            follow += [(a, f"reaction to {event.id}") for a in reactions]
+            queue.extendleft(reversed(follow))
+        return produced
+
+    def _do(self, action: Action, cause: str) -> tuple[Event, list[Action], list[Action]]:
+        world, sight = self.world, self.sight
+        event_id = len(self.events)
+        room = world.room_of(action.agent)
+        parent = world.parent(action.direct) if action.direct in world.items else None
+        before = self._onlookers(action)
+        surroundings = {actor: self._surroundings(actor) for actor in self.concepts}
+
+        reason = refusal(action, world, self.definition.refusals)
+        outcome: Outcome = "refused"
+        if reason is None:
+            reason, outcome = failure(action, world, sight), "failed"
+        if reason is None:
+            reason, outcome = prevention(action, world, self._hooked), "prevented"
+        entailed: list[Action] = []
+        reactions: list[Action] = []
+        observed: tuple[str, ...] = ()
+        if reason is None:
+            outcome = "done"
+            reactions = self._reactions(action)
+            self._change(action)
+            if action.entails is not None:
+                entailed = list(action.entails(action, world))
+            if isinstance(action, SenseAction) and action.modality == "sight":
+                observed = self._observed(action)
+        after = self._onlookers(action)
+        witnessed = {"before": before, "after": after, "either": before | after}[action.witnessed]
+        perceivers = frozenset(witnessed | {action.agent})
+        event = Event(
+            id=event_id,
+            action=action,
+            tick=self.tick,
+            end=self.tick + action.duration,
+            turn=self.turn,
+            cause=cause,
+            outcome=outcome,
+            reason=reason,
+            room=room,
+            parent=parent,
+            perceivers=perceivers,
+            observed=observed,
+        )
+        self.events.append(event)
+        self._record(event, surroundings)
+        return event, entailed, reactions
+
+    def _onlookers(self, action: Action) -> set[str]:
+        """Living, waking actors who see the agent or the direct object now."""
+        world, sight = self.world, self.sight
+        seen = [tag for tag in (action.agent, action.direct) if tag is not None and tag in world.items]
+        found = set()
+        for actor in self.concepts:
+            if world.get(actor, "alive") is False or world.get(actor, "awake") is False:
+                continue
+            if any(sight.sees(actor, tag) for tag in seen):
+                found.add(actor)
+        return found
+
+    def _surroundings(self, actor: str) -> tuple[str, float]:
+        compartment = self.sight.compartment(actor)
+        return compartment, self.sight.light(compartment)
+
+    def _reactions(self, action: Action) -> list[Action]:
+        world = self.world
+        room = world.room_of(action.agent)
+        found: list[Action] = []
+        for tag in self._reacting:
+            hook = world.items[tag].react
+            if hook is not None and (tag == room or world.room_of(tag) == room):
+                found.extend(hook(action, world))
+        for rule in self.definition.reactions:
+            found.extend(rule(action, world))
+        return found
+
+    def _change(self, action: Action) -> None:
+        if isinstance(action, Configure):
+            link, target = action.destination()
+            assert action.direct is not None
+            self.world.move(action.direct, link, target)
+        elif isinstance(action, Modify):
+            self.world.set(action.target_item, action.feature, action.value)
+
+    def _observed(self, action: SenseAction) -> tuple[str, ...]:
+        """What a look shows: everything visible when looking at a room, else the item and what is on or in it."""
+        world, sight = self.world, self.sight
+        looked = action.direct
+        if looked is None or isinstance(world.items[looked], Room):
+            return tuple(t for t in sight.visible_items(action.agent) if t != action.agent)
+        return tuple(t for t in world.descendants(looked) if sight.sees(action.agent, t))
+
+    def _record(self, event: Event, surroundings: dict[str, tuple[str, float]]) -> None:
+        """Each perceiver records the event and the state of what it perceived."""
+        world, sight, action = self.world, self.sight, event.action
+        involved = [action.agent, action.direct, action.indirect, event.parent, event.room]
+        if isinstance(action, Configure):
+            involved.append(action.destination()[1])
+        if event.observed:
+            involved.extend(event.observed)
+        involved_items = [tag for tag in involved if tag is not None and tag in world.items]
+        for actor in event.perceivers:
+            concept = self.concepts[actor]
+            concept.witness(event.id)
+            if surroundings[actor] != self._surroundings(actor):
+                # Moved, or the light changed: take in the new surroundings whole.
+                concept.perceive(world, [*sight.visible_items(actor), actor], event.id)
+            perceived = [
+                tag
+                for tag in involved_items
+                if sight.sees(actor, tag) or (actor == action.agent and sight.can_reach(actor, tag))
+            ]
+            concept.perceive(world, perceived, event.id)

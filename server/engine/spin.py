@@ -1,0 +1,222 @@
+"""The spin: every parameter of how a story is told, and how spins are read, merged and validated."""
+
+from __future__ import annotations
+
+import tomllib
+from typing import Annotated, Any, Literal
+
+import msgspec
+
+from server.engine.errors import SpinError
+
+ActorTag = Annotated[str, msgspec.Meta(pattern=r"^@\w+$")]
+Fraction = Annotated[float, msgspec.Meta(ge=0.0, le=1.0)]
+
+TimeOfNarrating = Literal["before", "during", "after"]
+Order = Literal["chronicle", "retrograde", "achrony", "analepsis", "syllepsis"]
+GroupBy = Literal["place", "agent"]
+Frequency = Literal["singulative", "iterative"]
+WindowName = Literal["all", "turn"]
+FilterName = Literal["hesitant", "valley_girl", "surprise", "hedges", "double_entry"]
+EventRanges = Annotated[str, msgspec.Meta(pattern=r"^\s*(\d+(\s*-\s*\d+)?\s*(;\s*\d+(\s*-\s*\d+)?\s*)*)?$")]
+
+
+class Spin(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """How a story is told. Every field is read by exactly one narrator stage (named below).
+
+    Frozen, so a spin can be shared between sessions and stages; keyword-only, so a spin reads as
+    a list of settings; unknown fields are refused, so a typo in a spin file is an error, not a no-op.
+    Examples are from the bank robbery (`curveship tell robbery key=value`).
+    """
+
+    focalizer: ActorTag | None = None
+    """Whose concept is told (stage: select). None: the commanded actor, else the world's default actor.
+    `@robber`: "Something sees the twitchy man." `@guard`: "The burly guard sees the twitchy man." """
+
+    commanded: ActorTag | None = None
+    """Who receives the player's commands (read by the story, not the narrator). None: nobody; the world
+    runs by itself."""
+
+    narrator: ActorTag | None = None
+    """Told in the first person by this actor (stage: realize). `@guard`: "I shoot the twitchy man." """
+
+    narratee: ActorTag | None = None
+    """Addressed in the second person (stage: realize). `@robber`: "You put on a Dora the Explorer mask." """
+
+    time: TimeOfNarrating | float = "during"
+    """Time of narrating (stage: tense). `during`: present, "The teller laughs."; `after`: past, "The teller
+    laughed."; `before`: future, prophecy, "The teller will laugh."; a number between two event numbers,
+    e.g. 6.5: events up to 6 are past, later ones future."""
+
+    order: Order = "chronicle"
+    """Order of telling (stage: order). `chronicle`: as it happened. `retrograde`: last first ("The teller
+    cries. Before that, the twitchy man died."). `achrony`: a seeded random order. `analepsis`: starts in the
+    middle, then a flashback told in the pluperfect, then back to the main line. `syllepsis`: grouped, by
+    `group_by`."""
+
+    group_by: GroupBy = "place"
+    """What syllepsis groups events by (stage: order): the `place` they happened or their `agent`."""
+
+    speed: Fraction = 0.5
+    """How fast the telling moves (stages: select, realize): at 0.5 and below every event of salience 0.2 or
+    more is told, with descriptions; faster spins skip less salient events (at 1.0 only those above 0.75)
+    and leave out descriptions."""
+
+    frequency: Frequency = "singulative"
+    """`singulative`: each event told once. `iterative`: a run of identical events told once, "The burly guard
+    shoots the twitchy man in the chest twice." (stage: frequency)."""
+
+    window: WindowName | Annotated[int, msgspec.Meta(ge=1)] = "all"
+    """What part of the known story is told (stage: select): `all`, the last `turn`, or the last N turns."""
+
+    progressive: bool = False
+    """Progressive aspect for every event (stage: tense): "The teller is laughing." Stative verbs (be, see,
+    know…) stay simple."""
+
+    perfect: bool = False
+    """Perfect aspect, reference time just after each event (stage: tense): "The teller has laughed." """
+
+    time_words: bool = False
+    """Relate each event to the one told before it (stage: time words): then, meanwhile, before that,
+    earlier, later."""
+
+    room_headings: bool = True
+    """A heading with the room's name when a room is looked at (stage: realize)."""
+
+    known_directions: bool = False
+    """Name the rooms the focalizer knows in each direction when describing a room (stage: realize):
+    "The lobby is toward the north." """
+
+    dynamic: bool = True
+    """Whether the world's dynamic-spin hook may change the spin during play (read by the story)."""
+
+    filters: tuple[FilterName, ...] = ()
+    """Named text filters, applied in order (stage: filter): `hesitant` (uh, um, er), `valley_girl` (like,
+    totally), `surprise` (whoa!), `hedges` (it seemed that…), `double_entry` (a phrase after each object)."""
+
+    ellipsis: EventRanges = ""
+    """Event numbers left untold, as ranges: "0;2;4-9" (stage: select)."""
+
+    event_numbers: bool = False
+    """Prefix each told event with its number, for authors (stage: present): "[3] The teller laughs." """
+
+
+class SpinFile(msgspec.Struct, frozen=True, kw_only=True):
+    """A named spin as shipped in spins/: a summary and the overrides it applies."""
+
+    name: str
+    summary: str
+    overrides: dict[str, Any]
+
+
+SPIN_FIELDS: tuple[str, ...] = Spin.__struct_fields__
+
+
+def allowed_values(field: str) -> str:
+    """Describe what a spin field accepts, for error messages ("one of chronicle, retrograde, …")."""
+    info = {f.name: f.type for f in msgspec.inspect.type_info(Spin).fields}[field]
+    return _describe_type(info)
+
+
+def _describe_type(info: msgspec.inspect.Type) -> str:
+    if isinstance(info, msgspec.inspect.UnionType):
+        return " or ".join(_describe_type(t) for t in info.types)
+    if isinstance(info, msgspec.inspect.LiteralType):
+        return "one of " + ", ".join(str(v) for v in info.values)
+    if isinstance(info, msgspec.inspect.NoneType):
+        return "none"
+    if isinstance(info, msgspec.inspect.BoolType):
+        return "true or false"
+    if isinstance(info, msgspec.inspect.FloatType):
+        if info.ge is not None and info.le is not None:
+            return f"a number from {info.ge:g} to {info.le:g}"
+        return "a number (an event number, e.g. 6.5)"
+    if isinstance(info, msgspec.inspect.IntType):
+        return f"a whole number of at least {info.ge}" if info.ge is not None else "a whole number"
+    if isinstance(info, msgspec.inspect.StrType):
+        if info.pattern and info.pattern.startswith("^@"):
+            return "an actor tag like @guard"
+        if info.pattern:
+            return 'event ranges like "0;2;4-9"'
+        return "text"
+    if isinstance(info, msgspec.inspect.VarTupleType | msgspec.inspect.ListType):
+        return "a list, each " + _describe_type(info.item_type)
+    return str(info)
+
+
+def apply(spin: Spin, overrides: dict[str, Any], source: str = "spin") -> Spin:
+    """Return `spin` with `overrides` applied, validated; errors name the source, the field and what it allows."""
+    unknown = sorted(set(overrides) - set(SPIN_FIELDS))
+    if unknown:
+        raise SpinError(f"{source}: unknown spin field {unknown[0]!r}; fields are {', '.join(SPIN_FIELDS)}")
+    merged = msgspec.structs.asdict(spin) | overrides
+    try:
+        return msgspec.convert(merged, Spin, strict=False)
+    except msgspec.ValidationError as error:
+        field = _field_of(str(error))
+        if field is None:
+            raise SpinError(f"{source}: {error}") from None
+        raise SpinError(
+            f"{source}: bad value {merged.get(field)!r} for {field!r}: expected {allowed_values(field)}"
+        ) from None
+
+
+def _field_of(message: str) -> str | None:
+    # msgspec says where a value failed as "... - at `$.field`" or "`$.field[0]`".
+    marker = "at `$."
+    if marker not in message:
+        return None
+    rest = message.split(marker, 1)[1]
+    name = rest.split("`", 1)[0].split("[", 1)[0]
+    return name if name in SPIN_FIELDS else None
+
+
+def parse_value(field: str, text: str) -> Any:
+    """Read a `key=value` override typed at a command line or prompt into the value the field wants."""
+    lowered = text.strip().lower()
+    if lowered in ("none", "null", "nobody"):
+        return None
+    if lowered in ("true", "yes", "on"):
+        return True
+    if lowered in ("false", "no", "off"):
+        return False
+    if field == "filters":
+        return tuple(part for part in (p.strip() for p in text.split(",")) if part)
+    try:
+        return int(text)
+    except ValueError:
+        pass
+    try:
+        return float(text)
+    except ValueError:
+        return text.strip()
+
+
+def parse_spin_file(text: str, name: str, source: str) -> SpinFile:
+    """Read and validate a spin file's text; a bad file raises SpinError naming `source` and the field."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise SpinError(f"{source}: not valid TOML: {error}") from None
+    summary = data.pop("summary", "")
+    if not isinstance(summary, str):
+        raise SpinError(f"{source}: 'summary' must be text")
+    apply(Spin(), data, source=source)  # validate now, so a bad file fails when read, not when used
+    return SpinFile(name=name, summary=summary, overrides=data)
+
+
+def describe(spin: Spin) -> str:
+    """Every setting of a spin, one `key = value` a line, in the order they are documented."""
+    lines = []
+    for field in SPIN_FIELDS:
+        value = getattr(spin, field)
+        if isinstance(value, tuple):
+            shown = ", ".join(value) or "none"
+        elif value is None:
+            shown = "none"
+        elif isinstance(value, bool):
+            shown = "on" if value else "off"
+        else:
+            shown = str(value) if value != "" else "none"
+        lines.append(f"{field} = {shown}")
+    return "\n".join(lines)

@@ -1,0 +1,155 @@
+"""What an actor can see and reach: compartments, light, visibility across views, and reach."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from server.engine.world.items import ROOT, Room
+from server.engine.world.state import WorldState
+
+VISIBLE_AT = 0.2
+"""An actor sees an item when prominence × view × light reaches this."""
+
+Limit = Literal["dark", "view", "prominence", "enclosed", "elsewhere"]
+
+
+@dataclass(frozen=True, slots=True)
+class Sight:
+    """How well an actor sees an item, and, when not well enough, the weakest factor."""
+
+    score: float
+    limit: Limit | None
+
+    @property
+    def seen(self) -> bool:
+        return self.score >= VISIBLE_AT
+
+
+class Perception:
+    """Answers sight and reach questions about one world; caches light per change of the world."""
+
+    def __init__(self, world: WorldState) -> None:
+        self.world = world
+        self._version = -1
+        self._light: dict[str, float] = {}
+        self._compartment: dict[str, str] = {}
+
+    def _fresh(self) -> None:
+        if self._version != self.world.version:
+            self._version = self.world.version
+            self._light.clear()
+            self._compartment.clear()
+
+    def encloses(self, tag: str) -> bool:
+        """A closed, opaque container bounds sight, light and reach."""
+        world = self.world
+        return world.get(tag, "open") is False and not world.get(tag, "transparent", False)
+
+    def compartment(self, tag: str) -> str:
+        """The room, or closed opaque container, whose light and air an item shares."""
+        self._fresh()
+        cached = self._compartment.get(tag)
+        if cached is not None:
+            return cached
+        world = self.world
+        found = ROOT
+        current = tag
+        while (place := world.place(current)) is not None:
+            parent = place.parent
+            if isinstance(world.items[parent], Room):
+                found = parent
+                break
+            if place.link == "in" and self.encloses(parent):
+                found = parent
+                break
+            current = parent
+        if isinstance(world.items.get(tag), Room):
+            found = tag
+        self._compartment[tag] = found
+        return found
+
+    def light(self, compartment: str) -> float:
+        """The glow of a compartment and of everything in it, clamped to 0..1 (the cloak's glow is negative)."""
+        self._fresh()
+        cached = self._light.get(compartment)
+        if cached is not None:
+            return cached
+        world = self.world
+        total = float(world.get(compartment, "glow", 0.0) or 0.0)
+        stack = list(world.children[compartment])
+        while stack:
+            tag = stack.pop()
+            total += float(world.get(tag, "glow", 0.0) or 0.0)
+            if not self.encloses(tag):
+                stack.extend(world.children[tag])
+        value = min(1.0, max(0.0, total))
+        self._light[compartment] = value
+        return value
+
+    def sight(self, actor: str, item: str) -> Sight:
+        """How well `actor` sees `item` now."""
+        world = self.world
+        if item in (actor, ROOT):
+            return Sight(1.0, None)
+        here = self.compartment(actor)
+        there = self.compartment(item)
+        prominence = float(world.get(item, "prominence", 0.5))
+        if item == here:
+            # The room or container one is in is always known, even in the dark.
+            return Sight(1.0, None)
+        if there == here or item in world.shared_in(here):
+            view = 1.0
+            light = self.light(here)
+        elif isinstance(world.items[here], Room) and isinstance(world.items[there], Room):
+            if item == there:
+                prominence = 1.0
+            seen_room = world.items[here]
+            assert isinstance(seen_room, Room)
+            view_of = seen_room.views.get(there)
+            if view_of is None:
+                return Sight(0.0, "elsewhere")
+            view = view_of[0]
+            light = self.light(there)
+        elif item == there or there in world.ancestors(here):
+            return Sight(0.0, "elsewhere")
+        else:
+            return Sight(0.0, "enclosed" if world.room_of(item) == world.room_of(actor) else "elsewhere")
+        score = prominence * view * light
+        if score >= VISIBLE_AT:
+            return Sight(score, None)
+        weakest = min((light, "dark"), (view, "view"), (prominence, "prominence"))
+        return Sight(score, weakest[1])  # type: ignore[arg-type]
+
+    def sees(self, actor: str, item: str) -> bool:
+        return self.sight(actor, item).seen
+
+    def can_reach(self, actor: str, item: str) -> bool:
+        """Whether `actor` can touch `item`: in the same compartment, or the container it is in, or a door."""
+        world = self.world
+        if item == actor:
+            return True
+        if not world.get(item, "accessible", True):
+            return False
+        here = self.compartment(actor)
+        if item == here:
+            return True
+        if item in world.shared_in(world.room_of(actor) or ROOT):
+            return True
+        return self.compartment(item) == here and not isinstance(world.items[item], Room)
+
+    def visible_items(self, actor: str) -> list[str]:
+        """Everything `actor` sees now, nearest first: its compartment, then rooms in view."""
+        world = self.world
+        here = self.compartment(actor)
+        found: list[str] = [here]
+        candidates = list(world.descendants(here)) + list(world.shared_in(here))
+        room = world.items[here]
+        if isinstance(room, Room):
+            for other in room.views:
+                candidates.append(other)
+                candidates.extend(world.descendants(other))
+        for tag in candidates:
+            if tag != actor and tag not in found and self.sees(actor, tag):
+                found.append(tag)
+        return found

@@ -1,0 +1,192 @@
+"""The world as it is now: the item tree (who is where, by which link) and every item's features."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from server.engine.errors import UnknownName, WorldError
+from server.engine.world.items import ROOT, Door, Item, Link, Room, SharedThing
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    """Where an item is: its link to its parent."""
+
+    link: Link
+    parent: str
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """Everything that changes in a world, copied, so a world can be put back exactly (undo, restart)."""
+
+    places: Mapping[str, Place]
+    features: Mapping[str, Mapping[str, Any]]
+    order: tuple[str, ...]
+
+
+class WorldState:
+    """The true, current world. Changed only through `move` and `set`, so every change is accounted for."""
+
+    def __init__(self, items: Mapping[str, Item]) -> None:
+        self.items = items
+        self.places: dict[str, Place] = {}
+        self.features: dict[str, dict[str, Any]] = {}
+        self.children: dict[str, list[str]] = {tag: [] for tag in items}
+        self.children[ROOT] = []
+        self._order: dict[str, int] = {}
+        for position, (tag, item) in enumerate(items.items()):
+            self._order[tag] = position
+            self.features[tag] = item.initial_features()
+            if tag == ROOT:
+                continue
+            link, parent = item.placement()
+            if parent not in items and parent != ROOT:
+                raise WorldError(f"{tag}: placed {link} {parent}, which is not an item of this world")
+            self.places[tag] = Place(link, parent)
+        for tag in items:
+            if tag in self.places:
+                self.children[self.places[tag].parent].append(tag)
+        for tag in items:
+            self._check_acyclic(tag)
+        self._shared = self._index_shared()
+        self.version = 0
+        """Counts changes, so what is computed from the state (light, visibility) can be cached by version."""
+
+    def _index_shared(self) -> dict[str, tuple[str, ...]]:
+        shared: dict[str, list[str]] = {tag: [] for tag in self.items if isinstance(self.items[tag], Room)}
+        for tag, item in self.items.items():
+            if isinstance(item, Room):
+                for other in item.shared:
+                    if other not in self.items:
+                        raise WorldError(f"{tag}: shares {other}, which is not an item of this world")
+                    shared[tag].append(other)
+            elif isinstance(item, Door):
+                for room in item.connects:
+                    if room not in shared:
+                        raise WorldError(f"{tag}: connects {room}, which is not a room of this world")
+                    if self.places[tag].parent != room:
+                        shared[room].append(tag)
+        return {room: tuple(tags) for room, tags in shared.items()}
+
+    def _check_acyclic(self, tag: str) -> None:
+        seen = {tag}
+        current = tag
+        while current in self.places:
+            current = self.places[current].parent
+            if current in seen:
+                raise WorldError(f"{tag}: its place leads back to itself")
+            seen.add(current)
+
+    # -- reading ------------------------------------------------------------------------------------
+
+    def item(self, tag: str) -> Item:
+        try:
+            return self.items[tag]
+        except KeyError:
+            raise UnknownName(f"no item {tag} in this world") from None
+
+    def place(self, tag: str) -> Place | None:
+        return self.places.get(tag)
+
+    def parent(self, tag: str) -> str | None:
+        place = self.places.get(tag)
+        return place.parent if place else None
+
+    def link(self, tag: str) -> Link | None:
+        place = self.places.get(tag)
+        return place.link if place else None
+
+    def get(self, tag: str, feature: str, default: Any = None) -> Any:
+        return self.features[tag].get(feature, default)
+
+    def ancestors(self, tag: str) -> Iterator[str]:
+        """The parent, its parent, and so on up to @cosmos."""
+        current = self.parent(tag)
+        while current is not None:
+            yield current
+            current = self.parent(current)
+
+    def descendants(self, tag: str) -> Iterator[str]:
+        """Every item below `tag`, depth first, in declaration order."""
+        for child in self.children[tag]:
+            yield child
+            yield from self.descendants(child)
+
+    def is_descendant(self, tag: str, of: str) -> bool:
+        return of in self.ancestors(tag)
+
+    def room_of(self, tag: str) -> str | None:
+        """The room an item is in (a room is in itself); None for @cosmos and things outside any room."""
+        if isinstance(self.items.get(tag), Room):
+            return tag
+        for ancestor in self.ancestors(tag):
+            if isinstance(self.items[ancestor], Room):
+                return ancestor
+        return None
+
+    def rooms(self) -> list[str]:
+        return [tag for tag, item in self.items.items() if isinstance(item, Room)]
+
+    def actors(self) -> list[str]:
+        return [tag for tag, item in self.items.items() if item.kind == "actor"]
+
+    def shared_in(self, room: str) -> tuple[str, ...]:
+        """Shared things (sky, sun) present in a room, and doors that open onto it."""
+        return self._shared.get(room, ())
+
+    def is_shared(self, tag: str) -> bool:
+        return isinstance(self.items[tag], SharedThing)
+
+    # -- changing -----------------------------------------------------------------------------------
+
+    def move(self, tag: str, link: Link, parent: str) -> None:
+        """Put `tag` at (link, parent): the one way an item changes place."""
+        old = self.places[tag]
+        self.children[old.parent].remove(tag)
+        self.places[tag] = Place(link, parent)
+        siblings = self.children[parent]
+        # Keep children in declaration order so listings read the same however things moved.
+        position = self._order[tag]
+        index = 0
+        while index < len(siblings) and self._order[siblings[index]] < position:
+            index += 1
+        siblings.insert(index, tag)
+        self.version += 1
+
+    def set(self, tag: str, feature: str, value: Any) -> None:
+        """Set one feature of one item: the one way an item changes state."""
+        self.features[tag][feature] = value
+        self.version += 1
+
+    # -- whole-world operations ---------------------------------------------------------------------
+
+    def snapshot(self) -> Snapshot:
+        return Snapshot(
+            places=dict(self.places),
+            features={tag: dict(values) for tag, values in self.features.items()},
+            order=tuple(self.items),
+        )
+
+    def restore(self, snapshot: Snapshot) -> None:
+        self.places = dict(snapshot.places)
+        self.features = {tag: dict(values) for tag, values in snapshot.features.items()}
+        self.children = {tag: [] for tag in self.items}
+        self.children[ROOT] = []
+        for tag in self.items:
+            if tag in self.places:
+                self.children[self.places[tag].parent].append(tag)
+        self.version += 1
+
+    def digest(self) -> str:
+        """A hash that changes exactly when the world's state (places or features) changes."""
+        hasher = hashlib.blake2b(digest_size=12)
+        for tag in self.items:
+            place = self.places.get(tag)
+            hasher.update(f"{tag}|{place.link if place else ''}|{place.parent if place else ''}|".encode())
+            for name, value in sorted(self.features[tag].items()):
+                hasher.update(f"{name}={value!r};".encode())
+        return hasher.hexdigest()

@@ -1,0 +1,1 @@
+"""The named spins that ship with Curveship, one TOML file each (data only: a spin file never runs code)."""

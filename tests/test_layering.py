@@ -1,0 +1,64 @@
+"""The house rules: every module imports alone, and the engine does no I/O and knows nothing of the server."""
+
+import ast
+import importlib
+import pkgutil
+from pathlib import Path
+
+import pytest
+
+import clients
+import server
+import spins
+import worlds
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGES = (server, clients, worlds, spins)
+FORBIDDEN_IN_ENGINE = ("aiohttp", "asyncio", "sqlite3", "socket", "jsonrpcserver", "prompt_toolkit", "subprocess")
+
+
+def _modules():
+    for package in PACKAGES:
+        yield package.__name__
+        for info in pkgutil.walk_packages(package.__path__, prefix=package.__name__ + "."):
+            yield info.name
+
+
+@pytest.mark.parametrize("name", sorted(_modules()))
+def test_every_module_imports_alone(name):
+    importlib.import_module(name)
+
+
+def _engine_files():
+    return sorted((ROOT / "server" / "engine").rglob("*.py"))
+
+
+@pytest.mark.parametrize("path", _engine_files(), ids=lambda p: str(p.relative_to(ROOT)))
+def test_engine_does_no_io_and_stays_inside(path):
+    tree = ast.parse(path.read_text())
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            names = [node.module or ""]
+        else:
+            continue
+        for name in names:
+            top = name.split(".")[0]
+            assert top not in FORBIDDEN_IN_ENGINE, f"{path.name} imports {name}"
+            if top == "server":
+                assert name.startswith("server.engine"), f"{path.name} imports {name} from outside the engine"
+
+    calls = [node for node in ast.walk(tree) if isinstance(node, ast.Call)]
+    for call in calls:
+        name = getattr(call.func, "id", None) or getattr(call.func, "attr", "")
+        assert name not in ("open", "read_text", "read_bytes", "write_text", "print", "input"), (
+            f"{path.name} calls {name}(): I/O belongs at the edges"
+        )
+
+
+@pytest.mark.parametrize("name", sorted(_modules()))
+def test_every_module_says_its_one_job(name):
+    module = importlib.import_module(name)
+    doc = (module.__doc__ or "").strip()
+    assert doc, f"{name} has no docstring"

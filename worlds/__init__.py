@@ -1,0 +1,1 @@
+"""The worlds that ship with Curveship, one module each, and their walkthroughs in walks/."""
