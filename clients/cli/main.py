@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import itertools
 import sys
 from collections.abc import Iterable, Sequence
+from pathlib import Path
 from typing import TextIO
 
 from server.catalog import load_spin, load_world, spin_names, spun, world_names
-from server.engine.errors import EngineError
+from server.engine.errors import EngineError, UnknownName
 from server.engine.narrator import Draft
 from server.engine.player import Player
 from server.engine.story import Story
@@ -44,6 +46,8 @@ def _parser() -> argparse.ArgumentParser:
     play = commands.add_parser("play", help="play (or read) a world at a prompt")
     _story_arguments(play)
     play.add_argument("--actor", help="the actor to play, like @guard (default: the world's player)")
+    play.add_argument("--auto", metavar="FILE", help="play the file's lines first, echoing each as '> line'")
+    play.add_argument("--player", action="store_true", help="switch off author-only directives (world tree…)")
     play.set_defaults(run=run_play)
     return parser
 
@@ -89,28 +93,38 @@ def _print_stage(name: str, draft: Draft) -> None:
 
 def run_play(args: argparse.Namespace) -> int:
     story = _start(args)
-    player = Player(story, args.actor, named_spins=load_spin)
+    player = Player(story, args.actor, named_spins=load_spin, author=not args.player)
     out = sys.stdout
-    print(player.told().text, file=out)
-    interactive = sys.stdin.isatty()
-    lines = _prompted(out) if interactive else _plain(sys.stdin)
+    print(player.opening().text, file=out)
+    lines: Iterable[str] = _prompted(out) if sys.stdin.isatty() else _plain(sys.stdin)
+    if args.auto:
+        lines = itertools.chain(_echoed(Path(args.auto), out), lines)
     for line in lines:
-        if line.strip().lower() in ("quit", "q", "exit"):
+        if line.strip().lower() in ("quit", "q", "exit game"):
             break
         if not line.strip():
             continue
         try:
-            reply = player.directive(line)
+            reply = player.command(line)
         except EngineError as error:
-            print(str(error), file=out)
-            continue
-        if reply is None:
-            print("This story tells itself: there is no one to command. Type 'help' for directives.", file=out)
+            reply_text = str(error)
         else:
-            print(reply.text, file=out)
-        if not interactive:
+            reply_text = reply.text
+        print(reply_text, file=out)
+        if not sys.stdin.isatty():
             print(file=out)
     return 0
+
+
+def _echoed(path: Path, out: TextIO) -> Iterable[str]:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as error:
+        raise UnknownName(f"cannot read {path}: {error.strerror}") from None
+    for line in text.splitlines():
+        if line.strip() and not line.lstrip().startswith("#"):
+            print(f"\n> {line}", file=out)
+            yield line
 
 
 def _prompted(out: TextIO) -> Iterable[str]:

@@ -99,6 +99,68 @@ def standard() -> Directives:
         """recount — retell the whole story so far under the current spin."""
         return player.recount()
 
+    @registry.add("undo", r"(?i:undo)")
+    def undo(player: Player, match: re.Match[str]) -> str | Telling:
+        """undo — take back the last turn (again for the one before)."""
+        return "The last turn is taken back." if player.undo() else "There is nothing to undo."
+
+    @registry.add("restart", r"(?i:restart)")
+    def restart(player: Player, match: re.Match[str]) -> str | Telling:
+        """restart — begin the story again (saves are kept)."""
+        return player.restart()
+
+    @registry.add("save", r"(?i:save)(?: (\w+))?")
+    def save(player: Player, match: re.Match[str]) -> str | Telling:
+        """save NAME — remember the story as it is now, under NAME."""
+        name = match.group(1) or "default"
+        player.story.save(name)
+        return f"Saved as {name!r}."
+
+    @registry.add("restore", r"(?i:restore)(?: (\w+))?")
+    def restore(player: Player, match: re.Match[str]) -> str | Telling:
+        """restore NAME — go back to the story as it was saved under NAME."""
+        return player.restore(match.group(1) or "default")
+
+    @registry.add("exits", r"(?i:exits)")
+    def exits(player: Player, match: re.Match[str]) -> str | Telling:
+        """exits — the ways out of where you are, as far as you know them."""
+        return player.exits()
+
+    @registry.add("inputs", r"(?i:inputs)")
+    def inputs(player: Player, match: re.Match[str]) -> str | Telling:
+        """inputs — the commands given so far, in order."""
+        lines = [f"{index}. {text}" for index, (actor, text) in enumerate(player.story.log, 1) if actor]
+        return "\n".join(lines) or "No commands yet."
+
+    @registry.add("ticks", r"(?i:ticks)")
+    def ticks(player: Player, match: re.Match[str]) -> str | Telling:
+        """ticks — how much time has passed: ticks of the clock and turns."""
+        simulation = player.story.simulation
+        return f"{simulation.tick} ticks, {simulation.turn} turns."
+
+    @registry.add("light level", r"(?i:light(?: level)?)")
+    def light_level(player: Player, match: re.Match[str]) -> str | Telling:
+        """light level — how much light there is where you are (0 dark to 1 full light)."""
+        sight = player.story.simulation.sight
+        compartment = sight.compartment(player.actor)
+        return f"The light level here is {sight.light(compartment):.2f}."
+
+    @registry.add("score", r"(?i:score)")
+    def score(player: Player, match: re.Match[str]) -> str | Telling:
+        """score — how well you are doing, where the world keeps a score."""
+        keeper = player.story.definition.score
+        if keeper is None:
+            return "This story keeps no score."
+        points, most = keeper(player.story.simulation.world)
+        return f"You have scored {points} out of a possible {most}."
+
+    @registry.add("title", r"(?i:title|about|credits)")
+    def title(player: Player, match: re.Match[str]) -> str | Telling:
+        """title — the story's title, author and summary."""
+        definition = player.story.definition
+        by = f"\n{definition.author}" if definition.author else ""
+        return f"{definition.title}{by}\n{definition.summary}".strip()
+
     @registry.add("help", r"(?i:help|directives)")
     def help_(player: Player, match: re.Match[str]) -> str | Telling:
         """help — list the directives."""

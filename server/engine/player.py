@@ -1,4 +1,12 @@
-"""A player's place in a story: the actor it plays, its own spin, and what it has been told so far."""
+"""A player's place in a story: the actor it plays, its own spin, and what it has been told so far.
+
+A line from a player, in order:
+1. Split into commands at `;` and `.` (not inside quotation marks).
+2. Each command is a directive (answered by the system) or a command to the actor (recognized by the story,
+   then one tick); an unrecognized command is answered and never re-runs another (a 2011 defect).
+3. Each tick is told at once through this player's spin, continuing what it was already told.
+4. The world's dynamic-spin hook may then change this player's spin.
+"""
 
 from __future__ import annotations
 
@@ -8,12 +16,15 @@ from msgspec.structs import replace
 
 from server.engine import spin as spins
 from server.engine.directives import Directives, Forbidden, standard
+from server.engine.english.words import direction_name
 from server.engine.errors import UnknownName
-from server.engine.narrator import Discourse, Telling
-from server.engine.narrator.draft import Block
+from server.engine.narrator import Block, Discourse, Telling
+from server.engine.parser.words import split_commands
 from server.engine.spin import Spin, SpinFile
 from server.engine.story import Story
 from server.engine.trees import listing
+from server.engine.world.definition import SpinChange
+from server.engine.world.items import Door
 
 SpinLibrary = Callable[[str], SpinFile]
 
@@ -48,13 +59,26 @@ class Player:
         self.discourse = Discourse()
         self.named_spins = named_spins
         """Finds a named spin; given by the edge that reads spins/, since the engine reads no files."""
+        self._told_before: list[Discourse] = []
 
     # -- telling ------------------------------------------------------------------------------------
 
+    def opening(self) -> Telling:
+        """The beginning: the title and prologue of an interactive world, then what has been told so far."""
+        definition = self.story.definition
+        told = self.told()
+        if not definition.interactive:
+            return told
+        blocks = [Block("heading", definition.title)]
+        if definition.prologue:
+            blocks.append(Block("paragraph", definition.prologue))
+        return _joined([*blocks, *told.blocks], self.discourse)
+
     def told(self, spin: Spin | None = None) -> Telling:
         """Tell what the spin's window takes, continuing this player's discourse."""
-        self.check_focalizer(spin or self.spin)
-        telling = self.story.tell(spin or self.spin, discourse=self.discourse)
+        spin = spin or self.spin
+        self.check_focalizer(spin)
+        telling = self.story.tell(spin, discourse=self.discourse)
         self.discourse = telling.discourse
         return telling
 
@@ -84,6 +108,56 @@ class Player:
         self.check_focalizer(changed)
         self.spin = changed
 
+    # -- playing ------------------------------------------------------------------------------------
+
+    def command(self, line: str) -> Telling:
+        """Everything a line of input does, told: directives answered, commands acted on and narrated."""
+        blocks: list[Block] = []
+        for part in split_commands(line) or [line]:
+            blocks.extend(self._one(part).blocks)
+        return _joined(blocks, self.discourse)
+
+    def _one(self, command: str) -> Telling:
+        answered = self.directive(command)
+        if answered is not None:
+            return answered
+        before = self.discourse
+        commanded = self.spin.commanded
+        turn = self.story.idle() if commanded is None else self.story.command(commanded, command)
+        if not turn.advanced:
+            return _said(turn.message, self.discourse)
+        self._told_before.append(before)
+        telling = self.told(replace(self.spin, window="turn"))
+        self._dynamic_spin()
+        return telling
+
+    def _dynamic_spin(self) -> None:
+        hook = self.story.definition.dynamic_spin
+        if hook is None or not self.spin.dynamic:
+            return
+        change = hook(SpinChange(self.story.simulation.world, self.spin, self.story.turn))
+        if change:
+            self.spin = spins.apply(self.spin, dict(change), source=f"world {self.story.definition.name}")
+
+    def undo(self) -> bool:
+        if not self.story.undo():
+            return False
+        if self._told_before:
+            self.discourse = self._told_before.pop()
+        return True
+
+    def restart(self) -> Telling:
+        self.story.restart()
+        self.discourse = Discourse()
+        self._told_before.clear()
+        return self.opening()
+
+    def restore(self, name: str) -> Telling:
+        self.story.restore(name)
+        self.discourse = Discourse()
+        self._told_before.clear()
+        return self.recount()
+
     # -- directives ---------------------------------------------------------------------------------
 
     def directive(self, line: str) -> Telling | None:
@@ -97,7 +171,27 @@ class Player:
         result = directive.handler(self, match)
         if isinstance(result, Telling):
             return result
-        return Telling((Block("paragraph", result),), result, self.discourse)
+        return _said(result, self.discourse)
+
+    def exits(self) -> str:
+        """The ways out of the actor's room: where each leads, if the actor knows."""
+        world = self.story.simulation.world
+        concept = self.story.simulation.concepts[self.actor]
+        room = world.items.get(world.room_of(self.actor) or "")
+        lines = []
+        for direction, way in getattr(room, "exits", {}).items():
+            if not way.startswith("@"):
+                lines.append(f"{direction_name(direction)}: no way through")
+                continue
+            target = world.items[way]
+            if isinstance(target, Door):
+                ahead = [r for r in target.connects if r != room.tag] if room else []
+                beyond = ahead[0] if ahead and concept.knows(ahead[0]) else None
+                where = f"through {target.called}" + (f" to {world.items[beyond].called}" if beyond else "")
+            else:
+                where = target.called if concept.knows(way) else "somewhere you have not been"
+            lines.append(f"{direction_name(direction)}: {where}")
+        return "\n".join(lines) or "There is no way out that you know of."
 
     def world_listing(self) -> str:
         return listing(self.story.world_tree())
@@ -107,3 +201,11 @@ class Player:
             raise Forbidden(f"you play {self.actor}; {actor}'s concept is not yours to read")
         return listing(self.story.concept_tree(actor))
 
+
+def _said(text: str, discourse: Discourse) -> Telling:
+    return Telling((Block("paragraph", text),), text, discourse)
+
+
+def _joined(blocks: list[Block], discourse: Discourse) -> Telling:
+    kept = tuple(block for block in blocks if block.text)
+    return Telling(kept, "\n\n".join(block.text for block in kept), discourse)

@@ -16,6 +16,7 @@ from __future__ import annotations
 import random
 from collections import deque
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 
 from server.engine.actions.action import Action, Configure, Event, Modify, Outcome, SenseAction
 from server.engine.actions.preconditions import failure, prevention, refusal
@@ -23,11 +24,26 @@ from server.engine.concepts import BEFORE_ANY_EVENT, Concept
 from server.engine.errors import WorldError
 from server.engine.world.definition import WorldDefinition
 from server.engine.world.items import Item, Room
-from server.engine.world.perception import Perception
+from server.engine.world.perception import VISIBLE_AT, Perception
 from server.engine.world.state import WorldState
 
 MAX_ACTIONS_PER_TICK = 1000
 """Reactions that keep answering each other are an authoring mistake; stop and say so."""
+
+
+Queued = tuple[Action, str, "Event | None"]
+"""An action waiting its turn, why it is there, and the event that brought it about (if any)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Mark:
+    """Where a turn began: enough to put everything back as it was (undo)."""
+
+    journal: int
+    events: int
+    tick: int
+    turn: int
+    ended: bool
 
 
 class Simulation:
@@ -38,12 +54,12 @@ class Simulation:
         self.seed = seed
         self.world = WorldState(definition.all_items())
         self.sight = Perception(self.world)
-        self.rng = random.Random(seed)
         self.events: list[Event] = []
         self.concepts: dict[str, Concept] = {actor.tag: Concept(actor.tag) for actor in definition.actors()}
         self.tick = 0
         self.turn = 0
         self.ended = False
+        self._marks: list[Mark] = []
         self._timeline: dict[int, list[Action]] = {}
         for at, action in definition.timeline:
             self._timeline.setdefault(at, []).append(action)
@@ -61,23 +77,41 @@ class Simulation:
         """The last tick anything is scheduled for."""
         return max(self._timeline, default=0)
 
+    def rng(self, *purpose: str) -> random.Random:
+        """The random generator for this tick (and a purpose): derived from the seed, never shared, so a
+        story replays the same and undoing a turn needs no generator state."""
+        return random.Random(":".join((str(self.seed), str(self.tick), *purpose)))
+
     def advance(self, commanded: Iterable[Action] = (), *, new_turn: bool = True) -> list[Event]:
         """Run one tick with the commanded actions; return the events it produced, in order."""
-        self.tick += 1
         if new_turn:
+            self._marks.append(Mark(len(self.world.journal), len(self.events), self.tick, self.turn, self.ended))
             self.turn += 1
-        queue: deque[tuple[Action, str]] = deque((action, "command") for action in commanded)
-        acting = {action.agent for action, _ in queue}
-        queue.extend((action, "timeline") for action in self._timeline.get(self.tick, ()))
+        self.tick += 1
+        queue: deque[Queued] = deque((action, "command", None) for action in commanded)
+        acting = {action.agent for action, _, _ in queue}
+        queue.extend((action, "timeline", None) for action in self._timeline.get(self.tick, ()))
         for actor, script in self.definition.scripts.items():
             if actor in acting or self.world.get(actor, "alive") is False:
                 continue
-            action = script(actor, self.world, self.tick, self.rng)
+            action = script(actor, self.world, self.tick, self.rng("script", actor))
             if action is not None:
-                queue.append((action, "script"))
+                queue.append((action, "script", None))
         return self._run(queue)
 
-    def _run(self, queue: deque[tuple[Action, str]]) -> list[Event]:
+    def undo(self) -> bool:
+        """Put the world, the events and every concept back as they were before the last turn."""
+        if not self._marks:
+            return False
+        mark = self._marks.pop()
+        self.world.rollback(mark.journal)
+        del self.events[mark.events :]
+        for concept in self.concepts.values():
+            concept.truncate(mark.events - 1)
+        self.tick, self.turn, self.ended = mark.tick, mark.turn, mark.ended
+        return True
+
+    def _run(self, queue: deque[Queued]) -> list[Event]:
         produced: list[Event] = []
         while queue:
             if len(produced) >= MAX_ACTIONS_PER_TICK:
@@ -85,17 +119,17 @@ class Simulation:
                     f"{self.definition.name}: more than {MAX_ACTIONS_PER_TICK} actions in one tick; "
                     "do reactions keep answering each other?"
                 )
-            action, cause = queue.popleft()
-            event, entailed, reactions = self._do(action, cause)
+            action, cause, origin = queue.popleft()
+            event, entailed, reactions = self._do(action, cause, origin)
             produced.append(event)
             if event.done and action.final:
                 self.ended = True
-            follow = [(a, f"entailed by {event.id}") for a in entailed]
-            follow += [(a, f"reaction to {event.id}") for a in reactions]
+            follow: list[Queued] = [(a, f"entailed by {event.id}", event) for a in entailed]
+            follow += [(a, f"reaction to {event.id}", event) for a in reactions]
             queue.extendleft(reversed(follow))
         return produced
 
-    def _do(self, action: Action, cause: str) -> tuple[Event, list[Action], list[Action]]:
+    def _do(self, action: Action, cause: str, origin: Event | None) -> tuple[Event, list[Action], list[Action]]:
         world, sight = self.world, self.sight
         event_id = len(self.events)
         room = world.room_of(action.agent)
@@ -110,8 +144,10 @@ class Simulation:
         if reason is None:
             reason, outcome = prevention(action, world, self._hooked), "prevented"
         entailed: list[Action] = []
-        reactions: list[Action] = []
+        reactions: list[Action] = list(reason.instead) if reason is not None else []
         observed: tuple[str, ...] = ()
+        compartment = sight.compartment(action.agent)
+        lit = sight.light(compartment) >= VISIBLE_AT
         if reason is None:
             outcome = "done"
             reactions = self._reactions(action)
@@ -121,8 +157,13 @@ class Simulation:
             if isinstance(action, SenseAction) and action.modality == "sight":
                 observed = self._observed(action)
         after = self._onlookers(action)
-        witnessed = {"before": before, "after": after, "either": before | after}[action.witnessed]
-        perceivers = frozenset(witnessed | {action.agent})
+        if action.witnessed == "arrival":
+            # New to the scene: seen now by those who did not see the departure that brought it about.
+            already = origin.perceivers if origin is not None else before
+            perceivers = frozenset(after - already - {action.agent})
+        else:
+            witnessed = {"before": before, "after": after, "either": before | after}[action.witnessed]
+            perceivers = frozenset(witnessed | {action.agent})
         event = Event(
             id=event_id,
             action=action,
@@ -136,6 +177,7 @@ class Simulation:
             parent=parent,
             perceivers=perceivers,
             observed=observed,
+            lit=lit,
         )
         self.events.append(event)
         self._record(event, surroundings)

@@ -1,31 +1,79 @@
-"""A running story: one world instance, its simulation, and tellings of it under spins.
+"""A running story: one world instance, its simulation, the commands given to it, and tellings of it.
 
 A story, in order:
-1. Made from a world definition and a seed: the world is set up and every actor takes in what it sees.
-2. Run: a non-interactive world runs its whole timeline as one turn; an interactive one advances a tick
-   a command.
+1. Made from a world definition and a seed: the world is set up, every actor takes in what it sees, and an
+   interactive world's player looks around (the opening, turn 0).
+2. Run: a non-interactive world runs its whole timeline as one turn; in an interactive one each command is
+   recognized for the actor that gave it and becomes one tick (a turn), with every other actor acting too.
 3. Told: the narrator tells what a focalizer perceived, under the story's spin or any other.
+Every command line that reached the parser is logged, so a story can be rebuilt exactly (restore, replay).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
+from server.engine.actions import verbs
 from server.engine.actions.action import Event
-from server.engine.errors import UnknownName
+from server.engine.errors import EngineError, UnknownName
 from server.engine.narrator import Discourse, Telling, Trace, tell
+from server.engine.parser.recognize import Clarify, Memory, NotUnderstood, Recognizer
 from server.engine.simulate import Simulation
 from server.engine.spin import Spin
 from server.engine.trees import Node, concept_tree, world_tree
 from server.engine.world.definition import WorldDefinition
 
 
+class StoryEnded(EngineError):
+    """The story has reached an ending: commands are refused (telling, undo and restart still work)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """What one command did: the events of its tick, or, when nothing happened, what the parser said."""
+
+    events: tuple[Event, ...] = ()
+    message: str = ""
+
+    @property
+    def advanced(self) -> bool:
+        return not self.message
+
+
+@dataclass(frozen=True, slots=True)
+class _Parsing:
+    """An actor's parser state: what its pronouns refer to, and a question awaiting an answer."""
+
+    memory: Memory = field(default_factory=Memory)
+    pending: Clarify | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class _Undo:
+    log: int
+    parsing: dict[str, _Parsing]
+
+
 class Story:
-    """One instance of a world, with its spin."""
+    """One instance of a world, with its spin and the log of commands given to it."""
 
     def __init__(self, definition: WorldDefinition, *, seed: int = 0, spin: Spin | None = None) -> None:
         self.definition = definition
         self.seed = seed
-        self.simulation = Simulation(definition, seed)
         self.spin = spin or definition.default_spin()
+        self.saves: dict[str, tuple[tuple[str, str], ...]] = {}
+        self._begin()
+
+    def _begin(self) -> None:
+        self.simulation = Simulation(self.definition, self.seed)
+        self.recognizer = Recognizer(self.simulation.world)
+        self.log: list[tuple[str, str]] = []
+        self._parsing: dict[str, _Parsing] = {}
+        self._undo: list[_Undo] = []
+        if self.definition.interactive:
+            self.simulation.advance([verbs.look(self.definition.player)], new_turn=False)
+
+    # -- state -------------------------------------------------------------------------------------
 
     @property
     def turn(self) -> int:
@@ -34,6 +82,8 @@ class Story:
     @property
     def ended(self) -> bool:
         return self.simulation.ended
+
+    # -- running -----------------------------------------------------------------------------------
 
     def run_to_end(self) -> list[Event]:
         """Run a world by itself, timeline and scripts, as one turn, until it ends or its time is up."""
@@ -45,6 +95,72 @@ class Story:
             produced.extend(simulation.advance(new_turn=first))
             first = False
         return produced
+
+    def command(self, actor: str, text: str) -> Turn:
+        """One command for `actor`: recognized, then (if understood) one tick of the whole world."""
+        self.check_actor(actor)
+        if self.ended:
+            raise StoryEnded("the story has ended; you may undo, restart, or have it retold")
+        self.log.append((actor, text))
+        state = self._parsing.get(actor, _Parsing())
+        sight, simulation = self.simulation.sight, self.simulation
+        rng = simulation.rng("parse", actor)
+        parsed = None
+        if state.pending is not None:
+            parsed = self.recognizer.answer(state.pending, text, actor, sight, state.memory, rng)
+        if parsed is None:
+            parsed = self.recognizer.recognize(text, actor, sight, state.memory, rng)
+        if isinstance(parsed, Clarify):
+            self._parsing[actor] = _Parsing(state.memory, parsed)
+            return Turn(message=parsed.question)
+        if isinstance(parsed, NotUnderstood):
+            self._parsing[actor] = _Parsing(state.memory, None)
+            return Turn(message=parsed.message)
+        self._undo.append(_Undo(len(self.log) - 1, dict(self._parsing)))
+        self._parsing[actor] = _Parsing(parsed.memory, None)
+        return Turn(tuple(simulation.advance(parsed.actions)))
+
+    def idle(self) -> Turn:
+        """A tick in which nobody is commanded: the world runs on by itself."""
+        if self.ended:
+            raise StoryEnded("the story has ended")
+        self._undo.append(_Undo(len(self.log), dict(self._parsing)))
+        self.log.append(("", ""))
+        return Turn(tuple(self.simulation.advance()))
+
+    def undo(self) -> bool:
+        """Take back the last turn: world, events, concepts, parser state and log, exactly as before it."""
+        if not self._undo or not self.simulation.undo():
+            return False
+        mark = self._undo.pop()
+        del self.log[mark.log :]
+        self._parsing = mark.parsing
+        return True
+
+    def restart(self) -> None:
+        """Begin again from the world's first state (saves are kept)."""
+        self._begin()
+
+    def save(self, name: str) -> None:
+        self.saves[name] = tuple(self.log)
+
+    def restore(self, name: str) -> None:
+        """Rebuild the story from the start by replaying the commands logged when `name` was saved."""
+        if name not in self.saves:
+            known = ", ".join(sorted(self.saves)) or "none yet"
+            raise UnknownName(f"no save named {name!r} (saves: {known})")
+        self.replay(self.saves[name])
+
+    def replay(self, log: tuple[tuple[str, str], ...]) -> None:
+        """Begin again and give the same commands in the same order: the same story results."""
+        self._begin()
+        for actor, text in log:
+            if actor:
+                self.command(actor, text)
+            else:
+                self.idle()
+
+    # -- telling -----------------------------------------------------------------------------------
 
     def focalizer(self, spin: Spin | None = None) -> str:
         """Whose concept a spin tells: its focalizer, else the commanded actor, else the world's player."""

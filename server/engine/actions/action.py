@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from server.engine.world.state import WorldState
 
 Kind = Literal["behave", "configure", "modify", "sense"]
-Witnessed = Literal["before", "after", "either"]
+Witnessed = Literal["before", "after", "either", "arrival"]
 Outcome = Literal["done", "failed", "refused", "prevented"]
 
 NEVER_TOLD = 0.2
@@ -29,10 +29,15 @@ class Reason:
     """Why an action did not happen: a name tests and worlds can match, and a template that tells it.
 
     The template uses the action's roles: [agent/s], [direct/o], [indirect/o], [target/o] (where a
-    configure action puts its item), [parent/o] (where the item is now)."""
+    configure action puts its item), [parent/o] (where the item is now). A reason told `alone` stands in
+    place of the attempt ("You can't go that way."); otherwise it follows it ("You are unable to take the
+    hook because it is fixed to the wall."). `instead` are actions that happen in its place (blundering in
+    the dark disturbs what is on the floor)."""
 
     name: str
     template: str
+    alone: bool = False
+    instead: tuple[Action, ...] = ()
 
 
 Check = Callable[["Action", "WorldState", "Perception"], "Reason | None"]
@@ -46,7 +51,8 @@ class Action:
     `salience` (0..1): below 0.2 never told; above 0.75 told even when the spin is fast.
     `progressive`: an activity told in the progressive ("was snoozing") whatever the spin.
     `witnessed`: whether onlookers perceive it by seeing the agent or direct object before the change,
-    after it, or either (a departure is seen from the room left, an arrival from the room entered).
+    after it, or either (a departure is seen from the room left); an `arrival` is perceived only by those
+    who see the agent now and did not before — not by the one arriving, who is told where it is by looking.
     `checks`: verb-specific preconditions, run after the ones every action of its kind has.
     `entails`: what doing it brings about at once (leaving entails arriving, which entails looking).
     `duration`: for an activity lasting several ticks, how many ticks after its start it ends.
@@ -151,7 +157,8 @@ class Event:
 
     `id` is the event number, unique and increasing across the story; `tick` and `end` its start and end
     on the story's clock; `turn` the player turn it belongs to; `room` where its agent was.
-    `observed` lists what a look let its agent see, so the look can be told as a description.
+    `observed` lists what a look let its agent see, so the look can be told as a description; `lit` says
+    whether the agent's surroundings were light enough to see by.
     """
 
     id: int
@@ -166,6 +173,7 @@ class Event:
     parent: str | None
     perceivers: frozenset[str]
     observed: tuple[str, ...] = ()
+    lit: bool = True
 
     @property
     def done(self) -> bool:

@@ -48,7 +48,7 @@ def refusal(action: Action, world: WorldState, refusals: tuple[Refusal, ...]) ->
     """The first refusal that applies, as a reason."""
     for rule in refusals:
         if rule.applies(action, world):
-            return Reason("refused", rule.reason)
+            return Reason("refused", rule.reason, alone=True)
     return None
 
 
@@ -107,15 +107,12 @@ def _configure(action: Configure, world: WorldState, sight: Perception) -> Itera
         if place is not None and place.link == "part_of":
             yield Reason("fixed", "[direct/s] [be/v] fixed to [parent/o]")
         owner = place.parent if place else None
-        if (
-            owner is not None
-            and owner != action.agent
-            and world.items[owner].kind == "actor"
-            and target != owner
-        ):
+        if owner is not None and owner != action.agent and world.items[owner].kind == "actor" and target != owner:
             yield Reason("held by another", "[parent/s] [have/v] [direct/o]")
-    if target != action.agent and not isinstance(world.items[target], Room) and not sight.can_reach(
-        action.agent, target
+    if (
+        target != action.agent
+        and not isinstance(world.items[target], Room)
+        and not sight.can_reach(action.agent, target)
     ):
         yield Reason("unreachable", "[agent/s] [can/not/v] reach [target/o]")
     if link not in world.items[target].holds and not isinstance(world.items[target], Room):
@@ -164,7 +161,9 @@ def prevention(action: Action, world: WorldState, hooked: list[str]) -> Reason |
     for tag in hooked:
         hook = world.items[tag].prevent
         if hook is not None and (tag == room or world.room_of(tag) == room):
-            template = hook(action, world)
-            if template:
-                return Reason("prevented", template)
+            found = hook(action, world)
+            if isinstance(found, Reason):
+                return found
+            if found:
+                return Reason("prevented", found)
     return None

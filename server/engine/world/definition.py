@@ -63,6 +63,8 @@ class WorldDefinition:
     reactions: tuple[WorldReaction, ...] = ()
     dynamic_spin: DynamicSpin | None = None
     prologue: str = ""
+    score: Callable[[WorldState], tuple[int, int]] | None = None
+    """Points so far and points possible, for worlds that keep a score."""
     ticks: int | None = None
     """How many ticks a non-interactive story runs; default: until its timeline is done."""
 

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal
 from server.engine.errors import WorldError
 
 if TYPE_CHECKING:
-    from server.engine.actions.action import Action
+    from server.engine.actions.action import Action, Reason
     from server.engine.world.state import WorldState
 
 Link = Literal["in", "on", "of", "part_of", "through"]
@@ -39,7 +39,7 @@ QUALITY_WORDS: Mapping[str, tuple[str, ...]] = {
 }
 
 Reaction = Callable[["Action", "WorldState"], "list[Action]"]
-Prevention = Callable[["Action", "WorldState"], "str | None"]
+Prevention = Callable[["Action", "WorldState"], "str | Reason | None"]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -177,9 +177,11 @@ class Actor(Item):
 @dataclass(frozen=True, kw_only=True)
 class Room(Item):
     """A place. `exits` maps a direction to a room or door tag, or to a sentence saying why not;
-    `views` maps a room seen from here to (visibility 0..1, the phrase locating things there)."""
+    `views` maps a room seen from here to (visibility 0..1, the phrase locating things there); `heading` is
+    its name as a heading, when that is not just its name capitalized ("Foyer of the Opera House")."""
 
     kind: ClassVar[str] = "room"
+    heading: str = ""
     where: str = f"of {ROOT}"
     article: Article = "the"
     prominence: float = 1.0

@@ -76,16 +76,23 @@ class Perception:
         if cached is not None:
             return cached
         world = self.world
-        total = float(world.get(compartment, "glow", 0.0) or 0.0)
+        total = self.glow(compartment)
         stack = list(world.children[compartment])
         while stack:
             tag = stack.pop()
-            total += float(world.get(tag, "glow", 0.0) or 0.0)
+            total += self.glow(tag)
             if not self.encloses(tag):
                 stack.extend(world.children[tag])
         value = min(1.0, max(0.0, total))
         self._light[compartment] = value
         return value
+
+    def glow(self, tag: str) -> float:
+        """An item's own light: its glow, but only while it is lit or switched on if it can be."""
+        world = self.world
+        if world.get(tag, "lit") is False or world.get(tag, "on") is False:
+            return 0.0
+        return float(world.get(tag, "glow", 0.0) or 0.0)
 
     def sight(self, actor: str, item: str) -> Sight:
         """How well `actor` sees `item` now."""

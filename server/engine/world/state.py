@@ -19,15 +19,6 @@ class Place:
     parent: str
 
 
-@dataclass(frozen=True, slots=True)
-class Snapshot:
-    """Everything that changes in a world, copied, so a world can be put back exactly (undo, restart)."""
-
-    places: Mapping[str, Place]
-    features: Mapping[str, Mapping[str, Any]]
-    order: tuple[str, ...]
-
-
 class WorldState:
     """The true, current world. Changed only through `move` and `set`, so every change is accounted for."""
 
@@ -53,6 +44,8 @@ class WorldState:
         for tag in items:
             self._check_acyclic(tag)
         self._shared = self._index_shared()
+        self.journal: list[tuple[str, str, Any]] = []
+        """Every change, with what it replaced, so the world can be rolled back a turn at a time (undo)."""
         self.version = 0
         """Counts changes, so what is computed from the state (light, visibility) can be cached by version."""
 
@@ -146,8 +139,14 @@ class WorldState:
     def move(self, tag: str, link: Link, parent: str) -> None:
         """Put `tag` at (link, parent): the one way an item changes place."""
         old = self.places[tag]
+        self.journal.append(("place", tag, old))
+        self._place(tag, Place(link, parent))
+
+    def _place(self, tag: str, place: Place) -> None:
+        old = self.places[tag]
         self.children[old.parent].remove(tag)
-        self.places[tag] = Place(link, parent)
+        self.places[tag] = place
+        parent = place.parent
         siblings = self.children[parent]
         # Keep children in declaration order so listings read the same however things moved.
         position = self._order[tag]
@@ -159,27 +158,26 @@ class WorldState:
 
     def set(self, tag: str, feature: str, value: Any) -> None:
         """Set one feature of one item: the one way an item changes state."""
-        self.features[tag][feature] = value
+        features = self.features[tag]
+        self.journal.append(("feature", tag, (feature, feature in features, features.get(feature))))
+        features[feature] = value
         self.version += 1
+
+    def rollback(self, to: int) -> None:
+        """Undo every change after the first `to` entries of the journal, newest first."""
+        while len(self.journal) > to:
+            kind, tag, old = self.journal.pop()
+            if kind == "place":
+                self._place(tag, old)
+            else:
+                feature, existed, value = old
+                if existed:
+                    self.features[tag][feature] = value
+                else:
+                    self.features[tag].pop(feature, None)
+                self.version += 1
 
     # -- whole-world operations ---------------------------------------------------------------------
-
-    def snapshot(self) -> Snapshot:
-        return Snapshot(
-            places=dict(self.places),
-            features={tag: dict(values) for tag, values in self.features.items()},
-            order=tuple(self.items),
-        )
-
-    def restore(self, snapshot: Snapshot) -> None:
-        self.places = dict(snapshot.places)
-        self.features = {tag: dict(values) for tag, values in snapshot.features.items()}
-        self.children = {tag: [] for tag in self.items}
-        self.children[ROOT] = []
-        for tag in self.items:
-            if tag in self.places:
-                self.children[self.places[tag].parent].append(tag)
-        self.version += 1
 
     def digest(self) -> str:
         """A hash that changes exactly when the world's state (places or features) changes."""

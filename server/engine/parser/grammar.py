@@ -1,0 +1,534 @@
+"""The command grammar: each kind of command, the word orders that express it, and the actions it makes.
+
+A pattern is words and slots: OBJ (the thing acted on; a list or "all" where the kind allows many), OBJ2
+(a second thing), DIR (a direction), WORD (one free word, a setting) and TEXT (free text, as said aloud).
+A scope says which things a slot looks at first ("take" looks at what can be taken); when nothing in scope
+fits, anything the actor perceives may be named, and the action's own preconditions say why it fails.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field, replace
+from typing import Literal
+
+from server.engine.actions import verbs
+from server.engine.actions.action import Action, Modify, Reason
+from server.engine.world.state import WorldState
+
+Scope = Literal["visible", "takeable", "held", "worn", "reachable", "actor", "container", "supporter", "enterable"]
+SLOTS = frozenset({"OBJ", "OBJ2", "DIR", "WORD", "TEXT"})
+
+
+@dataclass(frozen=True, slots=True)
+class Request:
+    """A recognized command, its slots filled with items, ready to become actions."""
+
+    actor: str
+    world: WorldState
+    objects: tuple[str, ...] = ()
+    second: str | None = None
+    direction: str | None = None
+    word: str | None = None
+    text: str | None = None
+    rng: random.Random = field(default_factory=lambda: random.Random(0))
+
+    @property
+    def obj(self) -> str:
+        return self.objects[0]
+
+
+Builder = Callable[[Request], list[Action]]
+
+
+@dataclass(frozen=True, slots=True)
+class CommandKind:
+    """One kind of command: its name, its word orders, what it makes, and where its slots look first."""
+
+    name: str
+    patterns: tuple[str, ...]
+    build: Builder
+    scope: Scope = "visible"
+    scope2: Scope = "visible"
+    many: bool = False
+    help: str = ""
+    tokens: tuple[tuple[str, ...], ...] = field(init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "tokens", tuple(tuple(p.split()) for p in self.patterns))
+        for pattern in self.tokens:
+            slots = [word for word in pattern if word.isupper()]
+            unknown = set(slots) - SLOTS
+            if unknown:
+                raise ValueError(f"command {self.name!r}: unknown slot {unknown} in {' '.join(pattern)!r}")
+
+    def literal_words(self) -> Iterator[str]:
+        for pattern in self.tokens:
+            yield from (word for word in pattern if not word.isupper())
+
+
+def _each(make: Callable[[str, str], Action]) -> Builder:
+    return lambda r: [make(r.actor, item) for item in r.objects]
+
+
+def _gesture(verb: str, template: str, *, alone: str | None = None, salience: float = 0.5) -> Builder:
+    def build(r: Request) -> list[Action]:
+        if not r.objects:
+            return [verbs.gesture(verb, r.actor, None, alone or f"[agent/s] [{verb}/v]", salience=salience)]
+        return [verbs.gesture(verb, r.actor, item, template, salience=salience) for item in r.objects]
+
+    return build
+
+
+def _with_second(verb: str, template: str) -> Builder:
+    def build(r: Request) -> list[Action]:
+        actions = []
+        for item in r.objects:
+            gesture = verbs.gesture(verb, r.actor, item, template)
+            actions.append(replace(gesture, indirect=r.second) if r.second is not None else gesture)
+        return actions
+
+    return build
+
+
+def _put(link: str) -> Builder:
+    return lambda r: [verbs.put(r.actor, item, link, r.second or "") for item in r.objects]
+
+
+def _open_with(r: Request) -> list[Action]:
+    actions: list[Action] = []
+    for item in r.objects:
+        if r.world.get(item, "locked"):
+            actions.append(verbs.unlock(r.actor, item))
+        actions.append(verbs.open_(r.actor, item))
+    return actions
+
+
+def _fill(r: Request) -> list[Action]:
+    source = r.second or _source_nearby(r)
+    substance = r.world.get(source, "source_of") if source else None
+    return [
+        Modify(
+            verb="fill",
+            agent=r.actor,
+            direct=r.obj,
+            indirect=source,
+            feature="contents",
+            value=substance,
+            template="[agent/s] [fill/v] [direct/o]" + (" from [indirect/o]" if source else ""),
+            checks=(_vessel, _has_source),
+        )
+    ]
+
+
+def _source_nearby(r: Request) -> str | None:
+    room = r.world.room_of(r.actor)
+    for tag in r.world.descendants(room) if room else ():
+        if r.world.get(tag, "source_of"):
+            return tag
+    return None
+
+
+def _vessel(action: Action, world: WorldState, sight: object) -> Reason | None:
+    if action.direct is None or "vessel" not in world.items[action.direct].qualities:
+        return Reason("not a vessel", "[direct/s] [can/not/v] hold anything poured in")
+    return None
+
+
+def _has_source(action: Action, world: WorldState, sight: object) -> Reason | None:
+    if action.indirect is None or not world.get(action.indirect, "source_of"):
+        return Reason("no source", "there [be/v] nothing here to fill it from")
+    return None
+
+
+def _pour(r: Request) -> list[Action]:
+    into = r.second
+    template = (
+        "[agent/s] [pour/v] out [direct/o]" if into is None else "[agent/s] [pour/v] [direct/o] into [indirect/o]"
+    )
+    actions: list[Action] = [
+        Modify(
+            verb="pour",
+            agent=r.actor,
+            direct=r.obj,
+            indirect=into,
+            feature="contents",
+            value=None,
+            template=template,
+            checks=(_vessel, _full),
+            entails=(lambda a, w: _poured_into(a, w, r.world.get(r.obj, "contents"))) if into else None,
+        )
+    ]
+    return actions
+
+
+def _full(action: Action, world: WorldState, sight: object) -> Reason | None:
+    if action.direct is not None and not world.get(action.direct, "contents"):
+        return Reason("empty", "[direct/s] [be/v] empty")
+    return None
+
+
+def _poured_into(action: Action, world: WorldState, substance: object) -> list[Action]:
+    if action.indirect is None or "vessel" not in world.items[action.indirect].qualities:
+        return []
+    return [
+        Modify(
+            verb="fill",
+            agent=action.agent,
+            direct=action.indirect,
+            feature="contents",
+            value=substance,
+            template="[direct/s] [fill/v] up",
+            salience=0.3,
+        )
+    ]
+
+
+def _drink(r: Request) -> list[Action]:
+    return [
+        Modify(
+            verb="drink",
+            agent=r.actor,
+            direct=item,
+            feature="contents",
+            value=None,
+            template="[agent/s] [drink/v] from [direct/o]",
+            checks=(_vessel, _full),
+        )
+        for item in r.objects
+    ]
+
+
+def _give(r: Request) -> list[Action]:
+    assert r.second is not None
+    return [verbs.give(r.actor, item, r.second) for item in r.objects]
+
+
+def _go(r: Request) -> list[Action]:
+    return [verbs.go_direction(r.actor, r.direction or "", r.world)]
+
+
+def _wander(r: Request) -> list[Action]:
+    room = r.world.room_of(r.actor)
+    item = r.world.items[room] if room else None
+    exits = [d for d, way in getattr(item, "exits", {}).items() if way.startswith("@")]
+    if not exits:
+        return [verbs.gesture("wander", r.actor, None, "[agent/s] [wander/v] about")]
+    choice = r.rng.choice(exits)
+    return [verbs.go_direction(r.actor, choice, r.world)]
+
+
+def _leave(r: Request) -> list[Action]:
+    return [verbs.get_out(r.actor, r.world)]
+
+
+def _say(r: Request) -> list[Action]:
+    return [verbs.say(r.actor, r.text or "")]
+
+
+def _throw(r: Request) -> list[Action]:
+    return [verbs.throw(r.actor, item, r.world, r.second) for item in r.objects]
+
+
+def _feed(r: Request) -> list[Action]:
+    assert r.second is not None
+    return [verbs.feed(r.actor, item, r.second) for item in r.objects]
+
+
+def _turn_to(r: Request) -> list[Action]:
+    return [verbs.turn_to(r.actor, r.obj, r.word or "")]
+
+
+def _remove(r: Request) -> list[Action]:
+    assert r.second is not None
+    return [verbs.remove(r.actor, item, r.second) for item in r.objects]
+
+
+def _take(r: Request) -> list[Action]:
+    actions: list[Action] = []
+    for item in r.objects:
+        holder = r.world.parent(item)
+        contained = r.world.link(item) in ("in", "on")
+        if contained and holder is not None and holder != r.actor and r.world.items[holder].kind == "thing":
+            actions.append(verbs.remove(r.actor, item, holder))
+        else:
+            actions.append(verbs.take(r.actor, item))
+    return actions
+
+
+def _take_off_or_out(r: Request) -> list[Action]:
+    """ "remove X": off if worn, else out of whatever holds it."""
+    actions: list[Action] = []
+    for item in r.objects:
+        if r.world.parent(item) == r.actor:
+            actions.append(verbs.take_off(r.actor, item))
+        else:
+            actions.extend(_take(Request(r.actor, r.world, (item,))))
+    return actions
+
+
+def _look_in(r: Request) -> list[Action]:
+    return [verbs.look(r.actor, r.obj)]
+
+
+def _examine(r: Request) -> list[Action]:
+    return [verbs.look(r.actor, item) for item in r.objects]
+
+
+def _sense(modality: str) -> Builder:
+    def build(r: Request) -> list[Action]:
+        if not r.objects:
+            return [verbs.sense(r.actor, modality)]
+        return [verbs.sense(r.actor, modality, item) for item in r.objects]
+
+    return build
+
+
+def _enter(r: Request) -> list[Action]:
+    return [verbs.enter(r.actor, r.obj, r.world)]
+
+
+def _toggle(r: Request) -> list[Action]:
+    return [verbs.toggle(r.actor, item, r.world) for item in r.objects]
+
+
+def _drop(r: Request) -> list[Action]:
+    return [verbs.drop(r.actor, item, r.world) for item in r.objects]
+
+
+GRAMMAR: tuple[CommandKind, ...] = (
+    CommandKind("look", ("look", "l", "look around"), lambda r: [verbs.look(r.actor)], help="look around"),
+    CommandKind(
+        "examine",
+        ("examine OBJ", "x OBJ", "look at OBJ", "l at OBJ", "inspect OBJ", "describe OBJ", "check OBJ", "look OBJ"),
+        _examine,
+        many=True,
+    ),
+    CommandKind("look in", ("look in OBJ", "look inside OBJ", "search OBJ", "look on OBJ"), _look_in),
+    CommandKind("listen", ("listen", "listen to OBJ", "hear OBJ"), _sense("hearing")),
+    CommandKind("smell", ("smell", "sniff", "smell OBJ", "sniff OBJ"), _sense("smell")),
+    CommandKind("taste", ("taste OBJ", "lick OBJ"), _sense("taste"), scope="reachable"),
+    CommandKind(
+        "touch",
+        ("touch OBJ", "feel OBJ", "rub OBJ", "pat OBJ", "touch OBJ with OBJ2", "feel OBJ with OBJ2"),
+        _sense("touch"),
+        scope="reachable",
+        scope2="held",
+    ),
+    CommandKind("read", ("read OBJ",), _each(verbs.read)),
+    CommandKind(
+        "take",
+        ("take OBJ", "get OBJ", "pick up OBJ", "pick OBJ up", "grab OBJ", "carry OBJ", "hold OBJ", "steal OBJ"),
+        _take,
+        scope="takeable",
+        many=True,
+    ),
+    CommandKind(
+        "remove from",
+        (
+            "take OBJ from OBJ2",
+            "get OBJ from OBJ2",
+            "remove OBJ from OBJ2",
+            "take OBJ out of OBJ2",
+            "get OBJ out of OBJ2",
+            "take OBJ off OBJ2",
+            "get OBJ off OBJ2",
+        ),
+        _remove,
+        scope="takeable",
+        many=True,
+    ),
+    CommandKind("drop", ("drop OBJ", "put down OBJ", "put OBJ down", "discard OBJ"), _drop, scope="held", many=True),
+    CommandKind(
+        "put in",
+        (
+            "put OBJ in OBJ2",
+            "put OBJ into OBJ2",
+            "put OBJ inside OBJ2",
+            "place OBJ in OBJ2",
+            "insert OBJ in OBJ2",
+            "insert OBJ into OBJ2",
+            "drop OBJ in OBJ2",
+            "drop OBJ into OBJ2",
+        ),
+        _put("in"),
+        scope="held",
+        scope2="container",
+        many=True,
+    ),
+    CommandKind(
+        "put on",
+        (
+            "put OBJ on OBJ2",
+            "put OBJ onto OBJ2",
+            "place OBJ on OBJ2",
+            "hang OBJ on OBJ2",
+            "hang up OBJ on OBJ2",
+            "set OBJ on OBJ2",
+            "drop OBJ on OBJ2",
+        ),
+        _put("on"),
+        scope="held",
+        scope2="supporter",
+        many=True,
+    ),
+    CommandKind(
+        "wear", ("wear OBJ", "put on OBJ", "put OBJ on", "don OBJ"), _each(verbs.wear), scope="held", many=True
+    ),
+    CommandKind(
+        "take off",
+        ("take off OBJ", "take OBJ off", "doff OBJ", "remove OBJ"),
+        _take_off_or_out,
+        scope="worn",
+        many=True,
+    ),
+    CommandKind("open", ("open OBJ",), _each(verbs.open_), scope="reachable"),
+    CommandKind("open with", ("open OBJ with OBJ2",), _open_with, scope="reachable", scope2="held"),
+    CommandKind("close", ("close OBJ", "shut OBJ"), _each(verbs.close), scope="reachable"),
+    CommandKind("lock", ("lock OBJ", "lock OBJ with OBJ2"), _each(verbs.lock), scope="reachable", scope2="held"),
+    CommandKind(
+        "unlock", ("unlock OBJ", "unlock OBJ with OBJ2"), _each(verbs.unlock), scope="reachable", scope2="held"
+    ),
+    CommandKind("light", ("light OBJ", "burn OBJ", "ignite OBJ"), _each(verbs.light), scope="reachable"),
+    CommandKind(
+        "extinguish",
+        ("extinguish OBJ", "put out OBJ", "put OBJ out", "blow out OBJ", "douse OBJ", "snuff OBJ"),
+        _each(verbs.extinguish),
+        scope="reachable",
+    ),
+    CommandKind(
+        "turn on",
+        ("turn on OBJ", "turn OBJ on", "switch on OBJ", "switch OBJ on", "activate OBJ"),
+        _each(verbs.switch_on),
+        scope="reachable",
+    ),
+    CommandKind(
+        "turn off",
+        ("turn off OBJ", "turn OBJ off", "switch off OBJ", "switch OBJ off", "deactivate OBJ"),
+        _each(verbs.switch_off),
+        scope="reachable",
+    ),
+    CommandKind("turn to", ("turn OBJ to WORD", "set OBJ to WORD", "dial OBJ to WORD"), _turn_to, scope="reachable"),
+    CommandKind("toggle", ("toggle OBJ", "switch OBJ", "flip OBJ", "flick OBJ"), _toggle, scope="reachable"),
+    CommandKind("press", ("press OBJ", "depress OBJ"), _gesture("press", "[agent/s] [press/v] [direct/o]")),
+    CommandKind("push", ("push OBJ", "shove OBJ"), _gesture("push", "[agent/s] [push/v] [direct/o]")),
+    CommandKind("eat", ("eat OBJ", "devour OBJ", "consume OBJ"), _each(verbs.eat), scope="reachable"),
+    CommandKind("drink", ("drink OBJ", "drink from OBJ", "sip OBJ", "sip from OBJ", "quaff OBJ"), _drink),
+    CommandKind(
+        "fill",
+        ("fill OBJ", "fill OBJ with OBJ2", "fill OBJ from OBJ2", "fill OBJ at OBJ2", "fill OBJ in OBJ2"),
+        _fill,
+        scope="held",
+    ),
+    CommandKind(
+        "pour",
+        (
+            "pour OBJ",
+            "pour out OBJ",
+            "pour OBJ out",
+            "empty OBJ",
+            "pour OBJ in OBJ2",
+            "pour OBJ into OBJ2",
+            "pour OBJ on OBJ2",
+            "pour OBJ onto OBJ2",
+            "empty OBJ into OBJ2",
+            "pour from OBJ",
+        ),
+        _pour,
+        scope="held",
+    ),
+    CommandKind(
+        "give",
+        ("give OBJ to OBJ2", "hand OBJ to OBJ2", "offer OBJ to OBJ2", "give OBJ2 OBJ"),
+        _give,
+        scope="held",
+        scope2="actor",
+        many=True,
+    ),
+    CommandKind(
+        "throw",
+        ("throw OBJ", "toss OBJ", "throw OBJ at OBJ2", "hurl OBJ at OBJ2", "toss OBJ at OBJ2"),
+        _throw,
+        scope="held",
+    ),
+    CommandKind("feed", ("feed OBJ to OBJ2", "feed OBJ2 OBJ"), _feed, scope="held", scope2="actor"),
+    CommandKind(
+        "show",
+        ("show OBJ to OBJ2", "show OBJ2 OBJ"),
+        _with_second("show", "[agent/s] [show/v] [direct/o] to [indirect/o]"),
+        scope="held",
+        scope2="actor",
+    ),
+    CommandKind("shake", ("shake OBJ",), _gesture("shake", "[agent/s] [shake/v] [direct/o]"), scope="reachable"),
+    CommandKind(
+        "wave",
+        ("wave", "wave OBJ", "wave at OBJ", "wave to OBJ"),
+        _gesture("wave", "[agent/s] [wave/v] at [direct/o]"),
+    ),
+    CommandKind(
+        "strike",
+        (
+            "strike OBJ",
+            "hit OBJ",
+            "attack OBJ",
+            "punch OBJ",
+            "smash OBJ",
+            "break OBJ",
+            "strike OBJ with OBJ2",
+            "hit OBJ with OBJ2",
+            "attack OBJ with OBJ2",
+            "smash OBJ with OBJ2",
+        ),
+        _with_second("strike", "[agent/s] [strike/v] [direct/o]"),
+        scope="reachable",
+        scope2="held",
+    ),
+    CommandKind("kick", ("kick OBJ",), _gesture("kick", "[agent/s] [kick/v] [direct/o]"), scope="reachable"),
+    CommandKind(
+        "free",
+        ("free OBJ", "release OBJ", "untie OBJ", "free OBJ from OBJ2", "release OBJ from OBJ2"),
+        _with_second("free", "[agent/s] [free/v] [direct/o]"),
+        scope="reachable",
+    ),
+    CommandKind(
+        "enter",
+        (
+            "enter OBJ",
+            "get in OBJ",
+            "get into OBJ",
+            "go in OBJ",
+            "go into OBJ",
+            "climb in OBJ",
+            "climb into OBJ",
+            "sit in OBJ",
+            "hide in OBJ",
+        ),
+        _enter,
+        scope="enterable",
+    ),
+    CommandKind(
+        "leave",
+        ("leave", "exit", "get out", "climb out", "get out of OBJ", "climb out of OBJ", "exit OBJ", "leave OBJ"),
+        _leave,
+    ),
+    CommandKind("go", ("go DIR", "walk DIR", "run DIR", "head DIR", "move DIR", "DIR"), _go),
+    CommandKind("wander", ("wander", "roam", "stroll", "walk around", "wander around"), _wander),
+    CommandKind(
+        "wait",
+        ("wait", "z", "stay", "wait around", "stand"),
+        _gesture("wait", "", alone="[agent/s] [wait/v]", salience=0.3),
+    ),
+    CommandKind(
+        "freeze", ("freeze", "stand still", "hold still"), _gesture("freeze", "", alone="[agent/s] [freeze/v]")
+    ),
+    CommandKind("inventory", ("inventory", "i", "inv"), lambda r: [verbs.inventory(r.actor)]),
+    CommandKind("say", ("say TEXT", "shout TEXT", "yell TEXT", "tell OBJ TEXT", "say TEXT to OBJ"), _say),
+    CommandKind("laugh", ("laugh", "giggle", "chuckle"), _gesture("laugh", "", alone="[agent/s] [laugh/v]")),
+    CommandKind("cry", ("cry", "sob", "weep"), _gesture("cry", "", alone="[agent/s] [cry/v]")),
+    CommandKind("smile", ("smile", "grin", "smile at OBJ"), _gesture("smile", "[agent/s] [smile/v] at [direct/o]")),
+    CommandKind("jump", ("jump", "hop", "leap"), _gesture("jump", "", alone="[agent/s] [jump/v]")),
+    CommandKind("sing", ("sing", "hum"), _gesture("sing", "", alone="[agent/s] [sing/v]")),
+    CommandKind("dance", ("dance",), _gesture("dance", "", alone="[agent/s] [dance/v]")),
+    CommandKind("sleep", ("sleep", "nap", "doze"), _gesture("sleep", "", alone="[agent/s] [doze/v] for a moment")),
+)
