@@ -83,7 +83,7 @@ ITEMS = (
         tag="@cloakroom",
         called="cloakroom",
         sight=(
-            "hooks once lined the walls of [this] small room, but only one [be/v] left; the way out [be/v] "
+            "hooks once lined the walls of [this] small room, but only one [be/1/v] left; the way out [be/1/v] "
             "a door to the east"
         ),
         exits={"e": "@foyer", "out": "@foyer"},
@@ -95,7 +95,7 @@ ITEMS = (
         heading="Foyer Bar",
         sight=(
             "the bar, far plainer than the foyer to the north would lead anyone to expect, [be/v] empty; "
-            "something seems to be scrawled in the sawdust on the floor"
+            "something [seem/1/v] to be scrawled in the sawdust on the floor"
         ),
         exits={"n": "@foyer", "out": "@foyer"},
     ),
@@ -114,7 +114,7 @@ ITEMS = (
         glow=-0.5,
         sight=(
             "[@cloak/s] [be/v] handsome velvet trimmed with satin, a little spattered with rain, and so black "
-            "that it seems to drink the light around it"
+            "that it [seem/1/v] to drink the light around it"
         ),
     ),
     Thing(tag="@wall", called="wall", where="part_of @cloakroom", article="the", mention=False),

@@ -67,21 +67,46 @@ TIMELINE = (
     (1, Behave(verb="read", agent="@teller", direct="@slips")),
     (2, Behave(verb="snooze", agent="@guard", progressive=True, duration=8)),
     (3, Behave(verb="count", agent="@teller", direct="@slips")),
-    (4, Configure(verb="wear", agent="@robber", direct="@mask", to="on @robber",
-                  template="[agent/s] [put/v] on [direct/o]")),
+    (
+        4,
+        Configure(
+            verb="wear", agent="@robber", direct="@mask", to="on @robber", template="[agent/s] [put/v] on [direct/o]"
+        ),
+    ),
     (5, Behave(verb="type", agent="@teller", salience=0.3)),
-    (6, Behave(verb="play", agent="@teller", template="[agent/s] [play/v] solitaire on [agent's] computer",
-               salience=0.3)),
+    (
+        6,
+        Behave(
+            verb="play", agent="@teller", template="[agent/s] [play/v] solitaire on [agent's] computer", salience=0.3
+        ),
+    ),
     (7, go("@robber", "@lobby", direction="in")),
     (8, Behave(verb="wave", agent="@teller", direct="@robber", template="[agent/s] [wave/v] to [direct/o]")),
-    (9, Behave(verb="brandish", agent="@robber", direct="@teller", indirect="@toy_gun",
-               template="[agent/s] [brandish/v] [indirect/o] at [direct/o]", salience=0.8)),
+    (
+        9,
+        Behave(
+            verb="brandish",
+            agent="@robber",
+            direct="@teller",
+            indirect="@toy_gun",
+            template="[agent/s] [brandish/v] [indirect/o] at [direct/o]",
+            salience=0.8,
+        ),
+    ),
     (10, Behave(verb="laugh", agent="@teller")),
     (11, Modify(verb="wake", agent="@guard", feature="awake", value=True, template="[agent/s] [wake/v] up")),
     (12, SenseAction(verb="see", agent="@guard", direct="@robber")),
     (13, go("@guard", "@lobby", direction="out")),
-    (14, Configure(verb="put", agent="@teller", direct="@fake_money", to="in @bag",
-                   template="[agent/s] [put/v] [direct/o] in [target/o]")),
+    (
+        14,
+        Configure(
+            verb="put",
+            agent="@teller",
+            direct="@fake_money",
+            to="in @bag",
+            template="[agent/s] [put/v] [direct/o] in [target/o]",
+        ),
+    ),
     (15, Behave(verb="turn", agent="@robber", direct="@guard", template="[agent/s] [turn/v] to [direct/o]")),
     shot(16),
     shot(17),

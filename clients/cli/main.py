@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import itertools
+import os
 import sys
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -20,7 +21,13 @@ USAGE_ERROR = 2
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = _parser()
-    args = parser.parse_args(argv)
+    # Options may come among the spins (`curveship tell robbery hesitant --seed 3 time=after`): argparse stops
+    # taking spins at the option, so the words after it come back as extras and are spins too.
+    args, extras = parser.parse_known_args(argv)
+    unknown = [word for word in extras if word.startswith("-")]
+    if unknown or not hasattr(args, "spin"):
+        parser.error(f"unrecognized arguments: {' '.join(unknown or extras)}")
+    args.spin = [*args.spin, *extras]
     try:
         return int(args.run(args))
     except EngineError as error:
@@ -28,6 +35,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return USAGE_ERROR
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        # The reader went away (`curveship tell robbery | head`): not an error of ours.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
 
 
 def _parser() -> argparse.ArgumentParser:

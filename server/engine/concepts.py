@@ -50,6 +50,7 @@ class Concept:
         self.actor = actor
         self._moments: dict[str, list[int]] = {}
         self._views: dict[str, list[ItemView]] = {}
+        self._stamps: dict[str, int] = {}
         self.events: list[int] = []
 
     def perceive(self, world: WorldState, tags: Iterable[str], moment: int) -> None:
@@ -57,6 +58,10 @@ class Concept:
         for tag in tags:
             if tag == ROOT:
                 continue
+            stamp = world.stamps[tag]
+            if self._stamps.get(tag) == stamp:
+                continue  # unchanged since last perceived: nothing new to record
+            self._stamps[tag] = stamp
             view = view_of(world, tag)
             views = self._views.get(tag)
             if views is None:
@@ -94,6 +99,7 @@ class Concept:
 
     def truncate(self, last_event: int) -> None:
         """Forget everything perceived after `last_event` (for undo)."""
+        self._stamps.clear()
         for tag in list(self._moments):
             moments = self._moments[tag]
             keep = bisect_right(moments, last_event)

@@ -157,10 +157,11 @@ class Simulation:
             if isinstance(action, SenseAction) and action.modality == "sight":
                 observed = self._observed(action)
         after = self._onlookers(action)
-        if action.witnessed == "arrival":
+        if action.witnessed in ("arrival", "newcomers"):
             # New to the scene: seen now by those who did not see the departure that brought it about.
             already = origin.perceivers if origin is not None else before
-            perceivers = frozenset(after - already - {action.agent})
+            newcomers = after - already - {action.agent}
+            perceivers = frozenset(newcomers | ({action.agent} if action.witnessed == "arrival" else set()))
         else:
             witnessed = {"before": before, "after": after, "either": before | after}[action.witnessed]
             perceivers = frozenset(witnessed | {action.agent})
@@ -225,6 +226,8 @@ class Simulation:
         looked = action.direct
         if looked is None or isinstance(world.items[looked], Room):
             return tuple(t for t in sight.visible_items(action.agent) if t != action.agent)
+        if looked == action.agent:
+            return tuple(world.children[looked])  # one knows what one carries, even in the dark
         return tuple(t for t in world.descendants(looked) if sight.sees(action.agent, t))
 
     def _record(self, event: Event, surroundings: dict[str, tuple[str, float]]) -> None:

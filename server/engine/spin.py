@@ -22,7 +22,7 @@ EventRanges = Annotated[str, msgspec.Meta(pattern=r"^\s*(\d+(\s*-\s*\d+)?\s*(;\s
 
 
 class Spin(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    """How a story is told. Every field is read by exactly one narrator stage (named below).
+    """How a story is told. Each field names the narrator stage (or the story) that reads it.
 
     Frozen, so a spin can be shared between sessions and stages; keyword-only, so a spin reads as
     a list of settings; unknown fields are refused, so a typo in a spin file is an error, not a no-op.
@@ -58,7 +58,7 @@ class Spin(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True
     """What syllepsis groups events by (stage: order): the `place` they happened or their `agent`."""
 
     speed: Fraction = 0.5
-    """How fast the telling moves (stages: select, realize): at 0.5 and below every event of salience 0.2 or
+    """How fast the telling moves (stages: select, compose): at 0.5 and below every event of salience 0.2 or
     more is told, with descriptions; faster spins skip less salient events (at 1.0 only those above 0.75)
     and leave out descriptions."""
 
@@ -81,24 +81,24 @@ class Spin(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True
     earlier, later."""
 
     room_headings: bool = True
-    """A heading with the room's name when a room is looked at (stage: realize)."""
+    """A heading with the room's name when a room is looked at (stage: compose)."""
 
     known_directions: bool = False
-    """Name the rooms the focalizer knows in each direction when describing a room (stage: realize):
+    """Name the rooms the focalizer knows in each direction when describing a room (stage: compose):
     "The lobby is toward the north." """
 
     dynamic: bool = True
     """Whether the world's dynamic-spin hook may change the spin during play (read by the story)."""
 
     filters: tuple[FilterName, ...] = ()
-    """Named text filters, applied in order (stage: filter): `hesitant` (uh, um, er), `valley_girl` (like,
+    """Named text filters, applied in order (stages: template, sentence and paragraph filters): `hesitant` (uh, um, er), `valley_girl` (like,
     totally), `surprise` (whoa!), `hedges` (it seemed that…), `double_entry` (a phrase after each object)."""
 
     ellipsis: EventRanges = ""
     """Event numbers left untold, as ranges: "0;2;4-9" (stage: select)."""
 
     event_numbers: bool = False
-    """Prefix each told event with its number, for authors (stage: present): "[3] The teller laughs." """
+    """Prefix each told event with its number, for authors (stage: paragraphs): "[3] The teller laughs." """
 
 
 class SpinFile(msgspec.Struct, frozen=True, kw_only=True):
@@ -174,14 +174,18 @@ def _field_of(message: str) -> str | None:
 def parse_value(field: str, text: str) -> Any:
     """Read a `key=value` override typed at a command line or prompt into the value the field wants."""
     lowered = text.strip().lower()
+    if field == "filters":
+        if lowered in ("none", ""):
+            return ()
+        return tuple(part for part in (p.strip() for p in text.split(",")) if part)
+    if field == "ellipsis":
+        return "" if lowered == "none" else text.strip()
     if lowered in ("none", "null", "nobody"):
         return None
     if lowered in ("true", "yes", "on"):
         return True
     if lowered in ("false", "no", "off"):
         return False
-    if field == "filters":
-        return tuple(part for part in (p.strip() for p in text.split(",")) if part)
     try:
         return int(text)
     except ValueError:

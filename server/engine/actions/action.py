@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from server.engine.world.state import WorldState
 
 Kind = Literal["behave", "configure", "modify", "sense"]
-Witnessed = Literal["before", "after", "either", "arrival"]
+Witnessed = Literal["before", "after", "either", "arrival", "newcomers"]
 Outcome = Literal["done", "failed", "refused", "prevented"]
 
 NEVER_TOLD = 0.2
@@ -51,8 +51,9 @@ class Action:
     `salience` (0..1): below 0.2 never told; above 0.75 told even when the spin is fast.
     `progressive`: an activity told in the progressive ("was snoozing") whatever the spin.
     `witnessed`: whether onlookers perceive it by seeing the agent or direct object before the change,
-    after it, or either (a departure is seen from the room left); an `arrival` is perceived only by those
-    who see the agent now and did not before — not by the one arriving, who is told where it is by looking.
+    after it, or either (a departure is seen from the room left); an `arrival` is perceived by the one
+    arriving and by those who see it now but did not see it leave; `newcomers` leaves out the one arriving
+    (when a look around will tell it where it is).
     `checks`: verb-specific preconditions, run after the ones every action of its kind has.
     `entails`: what doing it brings about at once (leaving entails arriving, which entails looking).
     `duration`: for an activity lasting several ticks, how many ticks after its start it ends.

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 from server.engine.actions.action import Action, Behave, Check, Configure, Modify, Reason, SenseAction
 from server.engine.english.words import direction_name
@@ -204,7 +205,17 @@ def _setting(verb: str, feature: str, value: object, template: str, cannot: str)
     return build
 
 
-open_ = _setting("open", "open", True, "[agent/s] [open/v] [direct/o]", "[direct/s] [do/not/v] open")
+_open = _setting("open", "open", True, "[agent/s] [open/v] [direct/o]", "[direct/s] [do/not/v] open")
+
+
+def open_(agent: str, item: str) -> Modify:
+    """Open something; opening a container shows the one who opened it what is inside."""
+
+    def reveal(action: Action, world: WorldState) -> list[Action]:
+        inside = "in" in world.items[item].holds and world.children[item]
+        return [look(agent, item, salience=0.4)] if inside else []
+
+    return replace(_open(agent, item), entails=reveal)
 close = _setting("close", "open", False, "[agent/s] [close/v] [direct/o]", "[direct/s] [do/not/v] close")
 lock = _setting("lock", "locked", True, "[agent/s] [lock/v] [direct/o]", "[direct/s] [have/not/v] a lock")
 unlock = _setting("unlock", "locked", False, "[agent/s] [unlock/v] [direct/o]", "[direct/s] [have/not/v] a lock")
@@ -327,7 +338,7 @@ def go(
             verb="enter",
             agent=agent,
             template="[agent/s] [enter/v] [room/o]",
-            witnessed="arrival",
+            witnessed="newcomers" if look_after else "arrival",
             salience=salience,
             data={"arriving": True},
         )

@@ -56,3 +56,11 @@ def agrees_plural(plural: bool, gender: Gender, person: int) -> bool:
     """Whether the verb takes plural agreement: plurals, singular "they" ("they are") and every "you"."""
     _check(person, gender)
     return plural or person == 2 or (person == 3 and gender in ("nonbinary", "unknown"))
+
+
+PRONOUN_WORDS = frozenset(
+    word.lower()
+    for table in (*_FIRST.values(), *_SECOND.values(), *_THIRD_SINGULAR.values(), _THIRD_PLURAL)
+    for word in table
+)
+"""Every personal pronoun, in lower case: "i", "me", "themself", "ours"…"""

@@ -1,4 +1,5 @@
-"""Closed-class words the narrator needs: deictics, feature adjectives, time words and list separators."""
+"""Closed-class words the narrator needs: deictics, feature adjectives, time words, list separators, and the
+subject words and conjunctions that tell where a clause begins."""
 
 from __future__ import annotations
 
@@ -33,6 +34,73 @@ FORWARD = ("then", "next", "after that")
 SIMULTANEOUS = "meanwhile"
 JUST_BEFORE = "before that"
 LONG_BEFORE = "earlier"
+
+
+SUBJECT_WORDS: dict[str, tuple[int, bool]] = {
+    "i": (1, False),
+    "we": (1, True),
+    "you": (2, False),
+    "he": (3, False),
+    "she": (3, False),
+    "it": (3, False),
+    "one": (3, False),
+    "this": (3, False),
+    "there": (3, False),
+    "something": (3, False),
+    "someone": (3, False),
+    "nothing": (3, False),
+    "nobody": (3, False),
+    "everything": (3, False),
+    "everyone": (3, False),
+    "they": (3, True),
+    "these": (3, True),
+    "those": (3, True),
+}
+"""Words that can open a clause as its subject, with the person and number a verb after them agrees with.
+"that" is left out: after a verb it is far more often a conjunction ("knows that it is late")."""
+
+DETERMINERS: dict[str, bool] = dict.fromkeys(
+    ("the", "a", "an", "this", "that", "my", "your", "his", "her", "its", "our", "their", "no", "every", "each"),
+    False,
+) | dict.fromkeys(("these", "those", "both", "many", "several", "few"), True)
+"""Words that open a noun phrase, and whether that phrase is plural for certain. After "the" or "my" the noun
+decides, and it is taken as singular: "the weather outside is", as a narrator's scene-setting mostly is."""
+
+CLAUSE_OPENERS = frozenset(
+    {"and", "but", "or", "nor", "so", "yet", "because", "while", "when", "whenever", "as", "since", "if"}
+    | {"unless", "until", "though", "although", "that", "where", "before", "after", "then", "once"}
+)
+"""Conjunctions after which a new clause, with a subject of its own, may begin."""
+
+
+SEPARABLE: frozenset[tuple[str, str]] = frozenset(
+    (verb, particle)
+    for verb, particles in (
+        ("put", "on off out down away back"),
+        ("take", "off out away back up"),
+        ("turn", "on off up down over"),
+        ("switch", "on off"),
+        ("pick", "up"),
+        ("set", "down up"),
+        ("wake", "up"),
+        ("light", "up"),
+        ("hang", "up"),
+        ("throw", "away out"),
+        ("give", "back away up"),
+        ("lock", "up"),
+        ("shut", "off down"),
+        ("blow", "out"),
+        ("fill", "up"),
+        ("try", "on"),
+        ("knock", "over down"),
+        ("tip", "over"),
+        ("pull", "out down up"),
+        ("let", "out in"),
+    )
+    for particle in particles.split()
+)
+"""Phrasal verbs whose particle goes after a pronoun object: "turn on the lamp", but "turn it on", never
+"turn on it". (A preposition stays put: "sit on it".)"""
 
 
 def deictic(word: str, present: bool) -> str:

@@ -9,10 +9,13 @@ from server.engine.english import times
 from server.engine.english.words import direction_name, list_separators
 from server.engine.narrator.draft import Draft, Told
 from server.engine.narrator.templates import Ref, Text, Token, infinitive, parse
-from server.engine.world.items import Room
+from server.engine.world.items import ROOT, Item, Room
 
 DESCRIBE_BELOW_SPEED = 0.75
 """Spins slower than this describe what a look shows; faster ones only list it."""
+
+TOO_DARK = "it [be/v] too dark to see"
+"""A look around a dark room: nothing in it is told, not even what the room looks like."""
 
 
 def run(draft: Draft) -> Draft:
@@ -22,19 +25,27 @@ def run(draft: Draft) -> Draft:
 def _compose(item: Told, draft: Draft) -> Told:
     event = item.event
     heading = ""
-    if event.outcome == "refused":
+    if event.outcome == "refused" or (event.reason is not None and event.reason.alone):
+        # A refusal, or a reason meant to stand alone ("You can't go that way."), is told in place of the attempt.
         assert event.reason is not None
         templates = [parse(event.reason.template)]
     elif event.outcome in ("failed", "prevented"):
         assert event.reason is not None
         templates = [_failure(event)]
     elif _is_own_look(event, draft.focalizer):
-        templates, heading = _describe(event, draft)
+        templates, heading = _sensed(event, draft)
     else:
         templates = [parse(event.action.told_as)]
+    counted = ""
     if item.count > 1 and templates:
-        templates[0] = (*templates[0], Text(" " + times(item.count)))
-    opening = " ".join(part for part in (item.lead, f"{item.time_word}," if item.time_word else "") if part)
+        if event.done:
+            templates[0] = (*templates[0], Text(" " + times(item.count)))
+        else:
+            # "…unable to open the box because it is locked twice" would count the lock: the count leads.
+            counted = f"{times(item.count)},"
+    opening = " ".join(
+        part for part in (item.lead, f"{item.time_word}," if item.time_word else "", counted) if part
+    )
     if opening and templates:
         templates[0] = (*parse(opening), Text(" "), *templates[0])
     return replace(item, templates=tuple(templates), heading=heading)
@@ -56,6 +67,48 @@ def _is_own_look(event: Event, focalizer: str) -> bool:
     return isinstance(action, SenseAction) and action.description and action.agent == focalizer
 
 
+NOTHING_SENSED = {
+    "hearing": "[*/s] [hear/v] nothing out of the ordinary",
+    "smell": "[*/s] [smell/v] nothing out of the ordinary",
+    "taste": "[*/s] [taste/v] nothing out of the ordinary",
+    "touch": "[*/s] [feel/v] nothing out of the ordinary",
+}
+
+
+def _sensed(event: Event, draft: Draft) -> tuple[list[tuple[Token, ...]], str]:
+    """One's own perceiving, told as what was perceived: a look, a reading, a sound, a smell, one's things."""
+    action = event.action
+    assert isinstance(action, SenseAction)
+    if action.modality != "sight":
+        sensed = action.direct or event.room
+        text = draft.record.items[sensed].sense_text(action.modality) if sensed else ""
+        return [parse(text or NOTHING_SENSED[action.modality])], ""
+    if action.direct == action.agent:
+        return _belongings(event, draft), ""
+    if action.verb == "read":
+        view = draft.concept.view(action.direct, event.id) if action.direct else None
+        writing = view.feature("writing") if view is not None else None
+        return [parse(writing or action.told_as)], ""
+    return _describe(event, draft)
+
+
+def _belongings(event: Event, draft: Draft) -> list[tuple[Token, ...]]:
+    """Taking stock of oneself: what one carries and what one wears."""
+    agent = event.action.agent
+    held: list[str] = []
+    worn: list[str] = []
+    for tag in event.observed:
+        view = draft.concept.view(tag, event.id)
+        if view is not None and view.parent == agent:
+            (worn if view.link == "on" else held).append(tag)
+    templates: list[tuple[Token, ...]] = []
+    if held:
+        templates.append((*parse("[*/s] [have/v] "), *_listing(held)))
+    if worn:
+        templates.append((*parse("[*/s] [be/v] wearing "), *_listing(worn)))
+    return templates or [parse("[*/s] [be/v] empty-handed")]
+
+
 def _describe(event: Event, draft: Draft) -> tuple[list[tuple[Token, ...]], str]:
     """A look, told as what it showed: the room (or item) and what was seen there."""
     items = draft.record.items
@@ -66,12 +119,16 @@ def _describe(event: Event, draft: Draft) -> tuple[list[tuple[Token, ...]], str]
     full = draft.spin.speed < DESCRIBE_BELOW_SPEED or event.action.salience > FULLY_TOLD
     templates: list[tuple[Token, ...]] = []
     is_room = isinstance(items[looked], Room)
-    heading = items[looked].called if is_room and draft.spin.room_headings else ""
+    heading = _heading(items[looked]) if is_room and draft.spin.room_headings else ""
+    if is_room and not event.lit:
+        return [parse(TOO_DARK)], heading
     if full and items[looked].sight:
         templates.append(parse(items[looked].sight))
     elif not is_room and full:
         templates.append(parse("[*/s] [see/v] nothing special about [direct/o]"))
-    shown = [tag for tag in event.observed if items[tag].mention]
+    # Rooms are told by what is in them, never listed as things seen: neither the room looked at, nor the
+    # rooms in view, whose contents follow their own phrase ("out in the lobby, you see …").
+    shown = [tag for tag in event.observed if items[tag].mention and tag != looked and not isinstance(items[tag], Room)]
     where = {tag: concept.view(tag, event.id) for tag in shown}
     by_parent: dict[tuple[str, str], list[str]] = {}
     for tag in shown:
@@ -79,7 +136,11 @@ def _describe(event: Event, draft: Draft) -> tuple[list[tuple[Token, ...]], str]
         if view is not None and view.parent is not None and view.link is not None:
             by_parent.setdefault((view.link, view.parent), []).append(tag)
     if is_room:
-        here = [t for t in by_parent.pop(("in", looked), []) if t != event.action.agent]
+        # The room's own fixtures (a basin part of the cloakroom) and shared things (the sky, which hangs from
+        # the root) are seen here, with what is in the room.
+        here = [*by_parent.pop(("in", looked), []), *by_parent.pop(("part_of", looked), [])]
+        here += by_parent.pop(("of", ROOT), [])
+        here = [t for t in here if t != event.action.agent]
         if here:
             templates.append((*parse("[*/s] [see/v] "), *_listing(here), *parse(" [here]")))
         room = items[looked]
@@ -97,6 +158,11 @@ def _describe(event: Event, draft: Draft) -> tuple[list[tuple[Token, ...]], str]
     return templates, heading
 
 
+def _heading(room: Item) -> str:
+    assert isinstance(room, Room)
+    return room.heading or room.called
+
+
 def _listing(tags: list[str]) -> tuple[Token, ...]:
     tokens: list[Token] = []
     separators = list_separators(len(tags))
@@ -111,7 +177,8 @@ def _contents(link: str, parent: str, things: list[str], is_actor: bool) -> tupl
     if is_actor:
         verb = "[wear/v]" if link == "on" else "[have/v]"
         return (Ref(parent, "s"), Text(" "), *parse(verb), Text(" "), *_listing(things))
-    preposition = "on" if link == "on" else "in"
+    # A fixture is on what it is part of: the hook on the wall, the message on the floor, the knob on the door.
+    preposition = "on" if link in ("on", "part_of") else "in"
     return (Text(f"{preposition} "), Ref(parent, "o"), *parse(", [*/s] [see/v] "), *_listing(things))
 
 

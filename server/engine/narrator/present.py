@@ -6,13 +6,14 @@ from dataclasses import replace
 
 from server.engine.english import capitalize_first, join_sentences
 from server.engine.narrator.draft import Block, Draft
+from server.engine.narrator.reference import NAME_SPACE
 
 
 def run(draft: Draft) -> Draft:
     blocks = tuple(
         Block("heading", capitalize_first(p.sentences[0]))
         if p.kind == "heading"
-        else Block("paragraph", join_sentences(p.sentences))
+        else Block("paragraph", join_sentences(p.sentences).replace(NAME_SPACE, " "))
         for p in draft.paragraphs
     )
     return replace(draft, blocks=blocks)

@@ -6,7 +6,15 @@ import re
 from dataclasses import dataclass, replace
 
 from server.engine.english import VerbForm, base_form, capitalize_first, sentence, verb_phrase
-from server.engine.english.words import deictic, feature_word
+from server.engine.english.pronouns import PRONOUN_WORDS
+from server.engine.english.words import (
+    CLAUSE_OPENERS,
+    DETERMINERS,
+    SEPARABLE,
+    SUBJECT_WORDS,
+    deictic,
+    feature_word,
+)
 from server.engine.errors import TemplateError
 from server.engine.narrator.draft import Discourse, Draft, Told
 from server.engine.narrator.reference import THIRD_SINGULAR, Agreement, Reference
@@ -69,46 +77,150 @@ def scene_for(draft: Draft, item: Told) -> Scene:
 def realize(tokens: tuple[Token, ...], scene: Scene, reference: Reference) -> str:
     """One template as one sentence."""
     words: list[str] = []
-    subjects: list[str] = []
-    clause_closed = False
+    said: list[Token] = []
+    clause = Clause()
     capitals = False
+    # Right after a possessive ("[agent's] [@ticket/o]") an item is a bare noun: "her ticket", not "her a ticket".
+    after_possessive = False
     for token in tokens:
         if isinstance(token, Text):
             piece = token.text
+            clause.text(piece)
+            after_possessive = after_possessive and not piece.strip()
         elif isinstance(token, Ref):
-            tag = _resolve(token.role, scene)
-            if token.case == "s":
-                if clause_closed:
-                    subjects, clause_closed = [], False
-                subjects.append(tag)
+            tag = _resolve(token.role, scene, reference)
             piece = reference.refer(
                 tag,
                 token.case,
                 scene.moment,
-                clause_subjects=subjects if token.case == "o" else (),
+                clause_subjects=clause.subject_tags() if token.case == "o" else (),
                 adjectives=token.adjectives,
                 force_pronoun=token.pronoun,
+                determiner=not after_possessive,
+                definite=token.definite,
             )
+            if token.case == "s":
+                clause.subject(tag, piece)
+            else:
+                clause.noun()
+                if piece.lower() in PRONOUN_WORDS:
+                    piece = _particle_after(piece, said, words)
+            after_possessive = token.case == "'s"
         elif isinstance(token, Verb):
-            piece = _verb(token, _agreement(subjects, scene, reference), scene.form)
-            clause_closed = True
+            piece = _verb(token, clause.verb(scene, reference), scene.form)
+            after_possessive = False
         elif isinstance(token, FeatureWord):
             piece = _feature(token, scene, reference)
+            clause.noun()
+            after_possessive = False
         elif isinstance(token, Deictic):
             piece = deictic(token.word, scene.present)
+            clause.deictic(token.word)
+            after_possessive = False
         elif isinstance(token, Phrase):
-            piece = reference.phrase(token.article, token.words)
+            piece = reference.phrase(token.article, token.words, determiner=not after_possessive)
+            clause.phrase()
+            after_possessive = False
         else:
             assert isinstance(token, Caps)
             capitals = token.on
             continue
         words.append(piece.upper() if capitals else piece)
+        said.append(token)
     reference.end_sentence()
     return sentence(_tidy("".join(words)))
 
 
-def _resolve(role: str, scene: Scene) -> str:
+def _particle_after(pronoun: str, said: list[Token], words: list[str]) -> str:
+    """A pronoun object goes before a phrasal verb's particle: "turns on [direct/o]" is "turns it on".
+    The particle is taken out of the words already said (`words`, made from the tokens `said`) and returned
+    after the pronoun."""
+    if len(said) >= 2 and isinstance(said[-1], Text) and isinstance(said[-2], Verb):
+        # "[turn/v] on [direct/o]": the particle is the text between the verb and the object.
+        particle = said[-1].text.strip()
+        head = said[-2].lemma.split()[0]
+        if (head, particle.lower()) in SEPARABLE and said[-1].text == f" {particle} ":
+            words[-1] = " "
+            return f"{pronoun} {particle}"
+    if len(said) >= 2 and isinstance(said[-1], Text) and not said[-1].text.strip() and isinstance(said[-2], Verb):
+        # "[turn on/v] [direct/o]": the particle is the last word of the verb phrase.
+        lemma = said[-2].lemma.split()
+        phrase, _space, particle = words[-2].rpartition(" ")
+        if len(lemma) == 2 and (lemma[0], lemma[1]) in SEPARABLE and particle.lower() == lemma[1] and phrase:
+            words[-2] = phrase
+            return f"{pronoun} {particle}"
+    return pronoun
+
+
+class Clause:
+    """Who the verbs of a sentence agree with, clause by clause.
+
+    A subject slot starts a new clause once a verb has been given to the last one; until then slots add up
+    to a compound subject ("you and the teller wave"). A verb with no new subject slot agrees with the last
+    subject ("[agent/s] [see/v] [direct/o] and [laugh/v]"), unless the template's own words opened a clause
+    with a subject of their own: "because it [be/v] too dark", "_a_small_stream [be/v] cold", "[these] [be/v]"."""
+
+    def __init__(self) -> None:
+        self.subjects: list[tuple[str, str]] = []
+        self.closed = False  # a verb has been given to the current subjects
+        self.written: Agreement | None = None  # a subject written as words, in force for the clause
+        self.candidate: Agreement | None = None  # a subject written as words, waiting for its verb
+        self.opening = True  # at a clause's start, where a word or a phrase may be its subject
+
+    def subject_tags(self) -> list[str]:
+        return [tag for tag, _said in self.subjects]
+
+    def subject(self, tag: str, said: str) -> None:
+        if self.closed:
+            self.subjects, self.written, self.closed = [], None, False
+        self.subjects.append((tag, said))
+        self.candidate, self.opening = None, False
+
+    def noun(self) -> None:
+        self.opening = False
+
+    def text(self, text: str) -> None:
+        for raw in text.split():
+            word = raw.strip("\"'“”‘’()—-").lower()
+            bare = word.rstrip(",;:.!?")
+            if bare in CLAUSE_OPENERS:
+                self.opening, self.candidate = True, None
+            elif self.opening and bare in SUBJECT_WORDS:
+                self.candidate = Agreement(*SUBJECT_WORDS[bare])
+                self.opening = False
+            elif self.opening and bare in DETERMINERS:
+                # A noun phrase written out opens the clause: "and besides, the weather outside [be/v] nasty".
+                self.candidate = Agreement(3, DETERMINERS[bare])
+                self.opening = False
+            elif bare:
+                self.opening = False
+            if word.endswith((",", ";", ":")):
+                self.opening = True
+
+    def phrase(self) -> None:
+        if self.opening:
+            self.candidate = THIRD_SINGULAR
+        self.opening = False
+
+    def deictic(self, word: str) -> None:
+        if self.opening and word in SUBJECT_WORDS:
+            self.candidate = Agreement(*SUBJECT_WORDS[word])
+        if word in ("this", "these"):
+            self.opening = False
+
+    def verb(self, scene: Scene, reference: Reference) -> Agreement:
+        if self.candidate is not None and (self.closed or not self.subjects):
+            self.subjects, self.written, self.candidate = [], self.candidate, None
+        self.closed, self.opening = True, False
+        if self.subjects:
+            return _agreement(self.subjects, scene, reference)
+        return self.written or THIRD_SINGULAR
+
+
+def _resolve(role: str, scene: Scene, reference: Reference) -> str:
     if role.startswith("@"):
+        if role not in reference.items:
+            raise TemplateError(f"a template names {role}, which is not an item of this world")
         return role
     tag = scene.roles.get(role)
     if tag is None:
@@ -116,13 +228,12 @@ def _resolve(role: str, scene: Scene) -> str:
     return tag
 
 
-def _agreement(subjects: list[str], scene: Scene, reference: Reference) -> Agreement:
-    if not subjects:
-        return THIRD_SINGULAR
+def _agreement(subjects: list[tuple[str, str]], scene: Scene, reference: Reference) -> Agreement:
     if len(subjects) == 1:
-        return reference.agreement(subjects[0], scene.moment)
+        tag, said = subjects[0]
+        return reference.agreement(tag, scene.moment, said)
     # "You and the teller wave": a compound subject is plural, in the lowest person among its parts.
-    return Agreement(min(reference.person(tag) for tag in subjects), True)
+    return Agreement(min(reference.person(tag) for tag, _said in subjects), True)
 
 
 def _verb(token: Verb, agreement: Agreement, form: VerbForm) -> str:
@@ -140,7 +251,7 @@ def _verb(token: Verb, agreement: Agreement, form: VerbForm) -> str:
 
 
 def _feature(token: FeatureWord, scene: Scene, reference: Reference) -> str:
-    tag = _resolve(token.role, scene)
+    tag = _resolve(token.role, scene, reference)
     view = reference.concept.view(tag, scene.moment)
     value = view.feature(token.feature) if view is not None else None
     if value is None:

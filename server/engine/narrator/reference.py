@@ -11,6 +11,14 @@ from server.engine.narrator.templates import Case
 from server.engine.world.items import ROOT, Item
 
 UNKNOWN = "something"
+
+NAME_SPACE = "\u2060"  # a word joiner: not white space, so no filter splits a name there
+"""Joins the words of a name until the telling is presented, so no filter puts an "um" inside
+"Dora the Explorer"."""
+
+
+def protect(name: str) -> str:
+    return name.replace(" ", NAME_SPACE)
 """What a focalizer calls an item it has not perceived."""
 
 
@@ -29,8 +37,8 @@ class Reference:
     """The working memory of one telling: what has been introduced, and who was just spoken of.
 
     A third-person item becomes a pronoun only when that cannot be misread: it was already named in this
-    sentence, or it was the subject of the last one, and nothing else that takes the same pronoun was
-    named since."""
+    sentence, or it was the subject of the last one (or, when that subject was I or you, named in it), and
+    nothing else that takes the same pronoun was named since."""
 
     def __init__(
         self,
@@ -72,23 +80,25 @@ class Reference:
     def known(self, tag: str, moment: int) -> bool:
         return tag == ROOT or tag == self.concept.actor or self.concept.knows(tag, moment)
 
-    def agreement(self, tag: str, moment: int) -> Agreement:
+    def agreement(self, tag: str, moment: int, said: str = "") -> Agreement:
+        """The person and number a verb agrees with when `tag`, said as `said`, is its subject."""
         item = self.items[tag]
         person = self.person(tag)
         if person == 3 and not self.known(tag, moment):
             return THIRD_SINGULAR
-        # Singular "they" (nonbinary, or a person of unknown gender) takes plural agreement.
-        singular_they = item.kind == "actor" and item.gender in ("nonbinary", "unknown")
-        return Agreement(person, item.plural or (person == 3 and singular_they))
+        # Singular "they" takes plural agreement ("they laugh"), but only as the pronoun: named, a person of
+        # unknown gender is singular ("a child laughs").
+        return Agreement(person, item.plural or (person == 3 and said.lower() == "they"))
 
     def _gender(self, tag: str) -> Gender:
         # Things are "it" whatever their declared gender; actors take the pronouns their gender gives.
         item = self.items[tag]
         return item.gender if item.kind == "actor" else "neuter"
 
-    def _pronoun_class(self, tag: str) -> tuple[str, bool]:
-        gender = self._gender(tag)
-        return ("they" if gender in ("nonbinary", "unknown") else gender), self.items[tag].plural
+    def _pronoun_class(self, tag: str) -> str:
+        # Items compete for a pronoun when it would be the same word: a nonbinary actor and the deposit slips
+        # are both "they", so neither can be "they" while the other is in view.
+        return pronoun(3, self.items[tag].plural, self._gender(tag), "subject")
 
     # -- referring ----------------------------------------------------------------------------------
 
@@ -100,11 +110,16 @@ class Reference:
         clause_subjects: Iterable[str] = (),
         adjectives: tuple[str, ...] = (),
         force_pronoun: bool = False,
+        determiner: bool = True,
+        definite: bool = False,
     ) -> str:
-        """The words for `tag` in this position of the sentence being realized."""
+        """The words for `tag` in this position of the sentence being realized; without a `determiner` (after a
+        possessive) it is the bare noun: "her crumpled ticket"; `definite` names it with "the" from the first."""
         person = self.person(tag)
         item = self.items[tag]
-        if person != 3:
+        if not determiner and self.known(tag, moment):
+            words = self.name(tag, adjectives, article=False)
+        elif person != 3:
             words = self._pronoun(tag, person, case, tag in clause_subjects)
         elif not self.known(tag, moment):
             # Unknown items are not introduced: when first seen, the guard is still "a burly guard".
@@ -114,7 +129,7 @@ class Reference:
         elif force_pronoun or self._clear_pronoun(tag):
             words = self._pronoun(tag, 3, case, reflexive=False)
         else:
-            name = self.name(tag, adjectives)
+            name = self.name(tag, adjectives, definite=definite)
             words = possessive(name, item.plural) if case == "'s" else name
         self._note(tag, case)
         return words
@@ -134,39 +149,47 @@ class Reference:
         rivals_now = [t for t in self._current if t != tag and self._pronoun_class(t) == key]
         if tag in self._current:
             return not rivals_now
+        rivals_before = [t for t in self._previous if t != tag and self._pronoun_class(t) == key]
         if tag == self._previous_subject:
-            rivals_before = [t for t in self._previous if t != tag and self._pronoun_class(t) == key]
+            return not rivals_before and not rivals_now
+        # After a sentence about I or you, the one other person or thing in it is who "he" or "it" means:
+        # "The twitchy man turned to me. I shot him. I shot him again."
+        first_or_second = self._previous_subject is not None and self.person(self._previous_subject) != 3
+        if first_or_second and tag in self._previous:
             return not rivals_before and not rivals_now
         return False
 
     def _note(self, tag: str, case: Case) -> None:
+        if case == "s" and self._current_subject is None:
+            self._current_subject = tag
         if self.person(tag) == 3:
             self._current.append(tag)
-            if case == "s" and self._current_subject is None:
-                self._current_subject = tag
         self.mentioned.add(tag)
 
-    def name(self, tag: str, adjectives: tuple[str, ...] = ()) -> str:
-        """The item's name with its article: "a mask" at first, "the mask" once mentioned."""
+    def name(self, tag: str, adjectives: tuple[str, ...] = (), article: bool = True, definite: bool = False) -> str:
+        """The item's name with its article: "a mask" at first, "the mask" once mentioned (or when `definite`)."""
         item = self.items[tag]
         introduced = tag in self.mentioned
         if item.proper is not None:
-            return item.proper.subsequent() if introduced else item.proper.initial()
+            return protect(item.proper.subsequent() if introduced else item.proper.initial())
         called = item.subsequent if (introduced and item.subsequent) else item.called
         noun = " ".join((*adjectives, called))
-        if item.article == "":
-            return noun
-        if item.article == "the" or introduced:
-            return f"the {noun}"
+        shown = protect(noun)
+        if item.article == "" or not article:
+            return shown
+        if item.article == "the" or introduced or definite:
+            return f"the {shown}"
         if item.article == "some":
-            return f"some {noun}"
-        return f"{indefinite_article(noun)} {noun}"
+            return f"some {shown}"
+        return f"{indefinite_article(noun)} {shown}"
 
-    def phrase(self, article: str, words: str) -> str:
+    def phrase(self, article: str, words: str, determiner: bool = True) -> str:
         """An unsimulated noun phrase (`_a_small_stream`): its own article at first, then "the"."""
         key = "_" + words
         introduced = key in self.mentioned
         self.mentioned.add(key)
+        if not determiner:
+            return words
         if introduced or article == "the":
             return f"the {words}"
         if article == "some":

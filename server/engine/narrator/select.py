@@ -26,9 +26,12 @@ def run(draft: Draft) -> Draft:
 
 
 def _salient(event: Event, threshold: float) -> bool:
-    # A failure is news to whoever tried: it is told whatever the action's salience.
-    salience = event.action.salience if event.done else max(event.action.salience, 0.5)
-    return salience >= threshold
+    # A failure is news to whoever tried: it is told however fast the telling — unless the action was never
+    # to be told at all (a world's silent bookkeeping).
+    salience = event.action.salience
+    if salience < NEVER_TOLD:
+        return False
+    return (salience if event.done else max(salience, 0.5)) >= threshold
 
 
 def salience_threshold(speed: float) -> float:

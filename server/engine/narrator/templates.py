@@ -27,12 +27,17 @@ class Text:
 
 @dataclass(frozen=True, slots=True)
 class Ref:
-    """An item in a sentence: a subject (s), an object (o) or a possessive ('s)."""
+    """An item in a sentence: a subject (s), an object (o) or a possessive ('s).
+
+    Flags between the tag and the case: `pro` forces a pronoun; `the` names the item with "the" even when it
+    was never mentioned ("as for [@dog/the/o]," is "as for the dog,", a topic and not an introduction); any
+    other word is an adjective ("[@ticket/crumpled/o]")."""
 
     role: str
     case: Case
     adjectives: tuple[str, ...] = ()
     pronoun: bool = False
+    definite: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,6 +135,8 @@ def _is_item(name: str) -> bool:
 
 def _slot(body: str, template: str) -> Token:
     parts = [part.strip() for part in body.split("/")]
+    if not body.strip():
+        raise TemplateError(f"empty slot [] in {template!r} (write \\[ for a literal bracket)")
     if len(parts) == 1:
         word = parts[0]
         if word in DEICTICS:
@@ -145,7 +152,8 @@ def _slot(body: str, template: str) -> Token:
         if not _is_item(role):
             raise TemplateError(f"slot [{body}] in {template!r}: {role!r} is not a tag or a role ({_roles()})")
         middle = parts[1:-1]
-        return Ref(role, kind, tuple(m for m in middle if m != "pro"), "pro" in middle)  # type: ignore[arg-type]
+        adjectives = tuple(m for m in middle if m not in ("pro", "the"))
+        return Ref(role, kind, adjectives, "pro" in middle, "the" in middle)  # type: ignore[arg-type]
     if kind == "v":
         return _verb(parts, body, template)
     if kind == "a":
@@ -159,11 +167,12 @@ def _slot(body: str, template: str) -> Token:
 
 def _verb(parts: list[str], body: str, template: str) -> Verb:
     flags = parts[1:-1]
+    if not parts[0]:
+        raise TemplateError(f"slot [{body}] in {template!r}: a verb slot starts with its verb, like [laugh/v]")
     unknown = [flag for flag in flags if flag not in VERB_FLAGS]
-    if unknown or not parts[0]:
-        raise TemplateError(
-            f"slot [{body}] in {template!r}: verb flags are {', '.join(sorted(VERB_FLAGS))}, not {unknown}"
-        )
+    if unknown:
+        allowed = ", ".join(f"/{flag}" for flag in sorted(VERB_FLAGS))
+        raise TemplateError(f"slot [{body}] in {template!r}: unknown verb flag /{unknown[0]}; verb flags are {allowed}")
     number: Literal[1, 2] | None = 1 if "1" in flags else 2 if "2" in flags else None
     return Verb(
         lemma=parts[0],

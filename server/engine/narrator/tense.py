@@ -44,4 +44,6 @@ def _with_form(item: Told, spin: Spin) -> Told:
             perfect = True
     progressive = spin.progressive or item.event.action.progressive
     form = VerbForm(tense=tense, perfect=perfect, progressive=progressive)
-    return replace(item, form=form, present=speech_tense(spin, item.event.id) == "present")
+    # Deictics follow the tense the event is told in: an event recalled in the past from a present telling
+    # happened "there" and "then", not "here" and "now".
+    return replace(item, form=form, present=tense == "present")

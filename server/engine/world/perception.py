@@ -150,6 +150,7 @@ class Perception:
         world = self.world
         here = self.compartment(actor)
         found: list[str] = [here]
+        seen = {here, actor}
         candidates = list(world.descendants(here)) + list(world.shared_in(here))
         room = world.items[here]
         if isinstance(room, Room):
@@ -157,6 +158,7 @@ class Perception:
                 candidates.append(other)
                 candidates.extend(world.descendants(other))
         for tag in candidates:
-            if tag != actor and tag not in found and self.sees(actor, tag):
+            if tag not in seen and self.sees(actor, tag):
                 found.append(tag)
+                seen.add(tag)
         return found

@@ -19,6 +19,10 @@ class Place:
     parent: str
 
 
+OPTICAL = frozenset({"glow", "lit", "on", "open", "transparent", "prominence"})
+"""Features that light, sight or compartments depend on."""
+
+
 class WorldState:
     """The true, current world. Changed only through `move` and `set`, so every change is accounted for."""
 
@@ -47,7 +51,11 @@ class WorldState:
         self.journal: list[tuple[str, str, Any]] = []
         """Every change, with what it replaced, so the world can be rolled back a turn at a time (undo)."""
         self.version = 0
-        """Counts changes, so what is computed from the state (light, visibility) can be cached by version."""
+        """Counts changes to what light and sight depend on (places, and OPTICAL features), so perception
+        can cache light and compartments until one of those changes."""
+        self.stamps: dict[str, int] = dict.fromkeys(items, 0)
+        """Per item, the number of the last change to it, so a concept can skip re-reading what did not change."""
+        self._clock = 0
 
     def _index_shared(self) -> dict[str, tuple[str, ...]]:
         shared: dict[str, list[str]] = {tag: [] for tag in self.items if isinstance(self.items[tag], Room)}
@@ -155,13 +163,23 @@ class WorldState:
             index += 1
         siblings.insert(index, tag)
         self.version += 1
+        self._touch(tag)
+
+    def _touch(self, tag: str) -> None:
+        self._clock += 1
+        self.stamps[tag] = self._clock
 
     def set(self, tag: str, feature: str, value: Any) -> None:
         """Set one feature of one item: the one way an item changes state."""
         features = self.features[tag]
         self.journal.append(("feature", tag, (feature, feature in features, features.get(feature))))
         features[feature] = value
-        self.version += 1
+        self._changed(tag, feature)
+
+    def _changed(self, tag: str, feature: str) -> None:
+        if feature in OPTICAL:
+            self.version += 1
+        self._touch(tag)
 
     def rollback(self, to: int) -> None:
         """Undo every change after the first `to` entries of the journal, newest first."""
@@ -175,7 +193,7 @@ class WorldState:
                     self.features[tag][feature] = value
                 else:
                     self.features[tag].pop(feature, None)
-                self.version += 1
+                self._changed(tag, feature)
 
     # -- whole-world operations ---------------------------------------------------------------------
 

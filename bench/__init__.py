@@ -1,0 +1,1 @@
+"""Benchmarks run on demand (`make bench`): ratios and percentiles to read, never timing assertions."""

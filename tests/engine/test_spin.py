@@ -1,0 +1,173 @@
+"""Spins as files and settings: every shipped spin loads and tells; bad ones say where and what is wrong;
+`key=value` settings are read into the right types; spins apply in order, later ones winning."""
+
+from __future__ import annotations
+
+import pytest
+
+from server.catalog import load_spin, spin_names, spun
+from server.engine.errors import SpinError, UnknownName
+from server.engine.spin import SPIN_FIELDS, Spin, apply, describe, parse_value
+from tests.helpers import sentences, story, tell
+
+ROBBERY_ACTORS = ("@robber", "@teller", "@guard")
+
+
+# -- the shipped spins ----------------------------------------------------------------------------------------------
+
+def test_the_shipped_spins_include_the_2011_ones():
+    assert {"flashback", "hesitant", "memoir", "prophecy", "retrograde", "surprise", "told_and_focalized_by_guard",
+            "valley_girl"} <= set(spin_names())
+
+
+@pytest.mark.parametrize("name", spin_names())
+def test_every_shipped_spin_loads_with_a_summary_and_known_fields(name):
+    found = load_spin(name)
+    assert found.name == name
+    assert found.summary.strip()
+    assert set(found.overrides) <= set(SPIN_FIELDS)
+
+
+@pytest.mark.parametrize("name", spin_names())
+@pytest.mark.parametrize("actor", ROBBERY_ACTORS)
+def test_every_shipped_spin_tells_the_robbery_through_every_actor(name, actor):
+    made = story("robbery")
+    spin = spun(made.spin, [name], [f"focalizer={actor}"])
+    text = made.tell(spin).text
+    assert sentences(text)
+    assert "[" not in text and "@" not in text
+
+
+# -- bad spin files ---------------------------------------------------------------------------------------------------
+
+def test_a_bad_value_in_a_spin_file_names_the_file_the_field_and_the_allowed_values(tmp_path):
+    path = tmp_path / "sideways.toml"
+    path.write_text('summary = "Sideways."\norder = "sideways"\n', encoding="utf-8")
+    with pytest.raises(SpinError) as raised:
+        load_spin(str(path))
+    message = str(raised.value)
+    assert str(path) in message
+    assert "'order'" in message and "'sideways'" in message
+    assert "one of achrony, analepsis, chronicle, retrograde, syllepsis" in message
+
+
+def test_an_unknown_field_in_a_spin_file_is_refused_with_the_fields_there_are(tmp_path):
+    path = tmp_path / "colourful.toml"
+    path.write_text('summary = "Colour."\ncolour = "red"\n', encoding="utf-8")
+    with pytest.raises(SpinError, match=r"colourful\.toml: unknown spin field 'colour'; fields are focalizer, "):
+        load_spin(str(path))
+
+
+def test_a_spin_file_that_is_not_toml_says_so(tmp_path):
+    path = tmp_path / "broken.toml"
+    path.write_text("order = \n", encoding="utf-8")
+    with pytest.raises(SpinError, match=r"broken\.toml: not valid TOML"):
+        load_spin(str(path))
+
+
+def test_a_summary_must_be_text(tmp_path):
+    path = tmp_path / "numbered.toml"
+    path.write_text("summary = 3\n", encoding="utf-8")
+    with pytest.raises(SpinError, match="'summary' must be text"):
+        load_spin(str(path))
+
+
+def test_a_good_spin_file_from_anywhere_loads(tmp_path):
+    path = tmp_path / "slow_and_past.toml"
+    path.write_text('summary = "Slow, past."\ntime = "after"\nperfect = true\n', encoding="utf-8")
+    told = sentences(tell("robbery", str(path), focalizer="@teller"))
+    assert told[0] == "The bank teller had read some deposit slips."
+
+
+def test_an_unknown_spin_name_lists_the_spins_there_are():
+    with pytest.raises(UnknownName, match="unknown spin 'sideways'; spins: flashback, hesitant"):
+        load_spin("sideways")
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "allowed"),
+    [
+        ("time", "sometime", "one of after, before, during or a number (an event number, e.g. 6.5)"),
+        ("speed", 2, "a number from 0 to 1"),
+        ("focalizer", "guard", "an actor tag like @guard or none"),
+        ("window", 0, "one of all, turn or a whole number of at least 1"),
+        ("filters", ["shouty"], "a list, each one of double_entry, hedges, hesitant, surprise, valley_girl"),
+        ("perfect", "maybe", "true or false"),
+        ("ellipsis", "a-b", 'event ranges like "0;2;4-9"'),
+    ],
+)
+def test_bad_values_say_what_the_field_allows(field, value, allowed):
+    with pytest.raises(SpinError) as raised:
+        apply(Spin(), {field: value}, source="here")
+    assert str(raised.value) == f"here: bad value {value!r} for {field!r}: expected {allowed}"
+
+
+# -- key=value settings ---------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(
+    ("field", "text", "value"),
+    [
+        ("perfect", "true", True),
+        ("perfect", "yes", True),
+        ("perfect", "On", True),
+        ("progressive", "false", False),
+        ("progressive", "no", False),
+        ("time_words", "off", False),
+        ("narrator", "none", None),
+        ("narrator", "nobody", None),
+        ("narrator", "@guard", "@guard"),
+        ("window", "3", 3),
+        ("speed", "0.75", 0.75),
+        ("time", "6.5", 6.5),
+        ("time", "after", "after"),
+        ("filters", "hesitant, surprise", ("hesitant", "surprise")),
+        ("filters", "hedges", ("hedges",)),
+        ("filters", "", ()),
+        ("ellipsis", "0;2;4-9", "0;2;4-9"),
+    ],
+)
+def test_settings_text_is_read_as_the_fields_type(field, text, value):
+    assert parse_value(field, text) == value
+
+
+def test_settings_become_a_spin():
+    spin = spun(Spin(), [], ["time=after", "filters=hesitant,surprise", "window=3", "narrator=none", "perfect=yes"])
+    assert (spin.time, spin.filters, spin.window, spin.narrator, spin.perfect) == (
+        "after", ("hesitant", "surprise"), 3, None, True
+    )
+
+
+def test_a_single_event_can_be_elided_by_a_setting():
+    assert spun(Spin(), [], ["ellipsis=4"]).ellipsis == "4"
+
+
+def test_filters_none_clears_the_filters():
+    assert spun(Spin(filters=("hesitant",)), [], ["filters=none"]).filters == ()
+
+
+# -- order of application -----------------------------------------------------------------------------------------
+
+def test_spins_apply_in_order_and_later_ones_win():
+    assert spun(Spin(), ["prophecy", "memoir"], []).time == "after"
+    assert spun(Spin(), ["memoir", "prophecy"], []).time == "before"
+
+
+def test_spins_combine_what_they_do_not_share():
+    spin = spun(Spin(), ["retrograde", "prophecy", "hesitant"], [])
+    assert (spin.order, spin.time_words, spin.time, spin.filters) == ("retrograde", True, "before", ("hesitant",))
+
+
+def test_settings_override_named_spins():
+    assert spun(Spin(), ["prophecy"], ["time=during"]).time == "during"
+    told = sentences(tell("robbery", "prophecy", time="after"))
+    assert told[0] == "A twitchy man put on a Dora the Explorer mask."
+
+
+def test_a_later_filter_spin_replaces_the_earlier_filters():
+    assert spun(Spin(), ["hesitant", "surprise"], []).filters == ("surprise",)
+
+
+def test_describe_lists_every_field_once():
+    lines = describe(spun(Spin(), ["told_and_focalized_by_guard"], [])).splitlines()
+    assert [line.split(" = ")[0] for line in lines] == list(SPIN_FIELDS)
+    assert "narrator = @guard" in lines and "time = after" in lines and "filters = none" in lines

@@ -1,0 +1,162 @@
+"""The benchmarks run at a tiny size and give well-formed results; the synthetic story is what it claims.
+
+No timing is asserted here: the numbers are for people to read (`make bench`), not for tests to judge."""
+
+import json
+import math
+from collections import Counter
+
+import pytest
+
+from bench import __main__ as cli
+from bench import measure, telling
+from bench.measure import Settings
+from server.engine.narrator import Draft
+from server.engine.spin import apply
+
+TINY = measure.Settings(sizes=(40, 80), tellings=5, repeats=1)
+
+
+def _positive(value: float) -> bool:
+    return isinstance(value, int | float) and value > 0 and math.isfinite(value)
+
+
+@pytest.fixture(scope="module")
+def made():
+    return telling.synthetic(300)
+
+
+@pytest.fixture(scope="module")
+def story(made):
+    return telling.run_story(made.definition)
+
+
+def test_synthetic_story_has_exactly_the_events_asked_for(made, story):
+    assert made.events == 300
+    assert len(story.simulation.events) == 300
+    assert [event.id for event in story.simulation.events] == list(range(300))
+
+
+def test_synthetic_story_mixes_every_kind_of_action(made, story):
+    assert set(made.kinds) == {"go", "configure", "modify", "sense", "behave", "failure"}
+    verbs = Counter(event.action.verb for event in story.simulation.events)
+    for verb in ("leave", "enter", "take", "drop", "give", "polish", "see", "look", "wave", "laugh"):
+        assert verbs[verb] > 0, verb
+    # A go is two events: the leaving and the entering it entails.
+    assert verbs["leave"] == verbs["enter"] == made.kinds["go"]
+
+
+def test_only_the_planned_failures_fail(made, story):
+    outcomes = Counter(event.outcome for event in story.simulation.events)
+    assert outcomes["done"] == 300 - made.failures
+    assert outcomes["failed"] == made.failures > 0
+    assert {event.reason.name for event in story.simulation.events if event.reason} == {"already so"}
+
+
+def test_events_are_perceived_by_others_than_their_agent(story):
+    simulation = story.simulation
+    shared = [event for event in simulation.events if len(event.perceivers) > 1]
+    assert len(shared) > len(simulation.events) // 2
+    for actor, concept in simulation.concepts.items():
+        others = {simulation.events[number].action.agent for number in concept.events} - {actor}
+        assert others, f"{actor} perceived nobody else"
+
+
+def test_every_event_is_told_by_whoever_perceived_it(story):
+    """Each actor's telling tells every event in its concept, each in at least one sentence; between them the
+    actors tell the whole story but for arrivals nobody saw happen (those who see a room next door already
+    saw the one arriving leave, and an arrival is news only to those who had not)."""
+    simulation = story.simulation
+    told_by_anyone: set[int] = set()
+    for actor, concept in simulation.concepts.items():
+        told: list[int] = []
+
+        def trace(stage: str, draft: Draft, told: list[int] = told) -> None:
+            if stage == "realize":
+                for item in draft.told:
+                    assert item.sentences, f"event {item.event.id} told without a sentence"
+                    told.append(item.event.id)
+
+        assert story.tell(apply(story.spin, {"focalizer": actor}), trace=trace).text
+        assert told == concept.events, actor
+        told_by_anyone.update(told)
+    untold = [event for event in simulation.events if event.id not in told_by_anyone]
+    assert all(event.action.verb == "enter" and not event.perceivers for event in untold)
+    assert len(told_by_anyone) >= 0.95 * len(simulation.events)
+
+
+def test_synthetic_story_is_the_same_for_the_same_seed():
+    def plan(made: telling.Synthetic) -> list[tuple[object, ...]]:
+        return [(tick, a.verb, a.agent, a.direct, a.indirect) for tick, a in made.definition.timeline]
+
+    assert plan(telling.synthetic(60)) == plan(telling.synthetic(60))
+    assert plan(telling.synthetic(60, seed=1)) != plan(telling.synthetic(60))
+
+
+def test_scaling_reports_every_measure_at_every_size():
+    result = telling.scaling(TINY)
+    assert set(result["sizes"]) == {"40", "80"}
+    for size, found in result["sizes"].items():
+        assert found["events"] == int(size)
+        for key, _label in telling.MEASURES:
+            assert _positive(found[key]), (size, key)
+        assert 0 < found["told"] <= found["events"]
+        assert 0 < found["told_spun"] <= found["told"]
+        assert found["sentences"] >= found["told"]
+        assert len(found["simulate_tenths_s"]) == 10
+        assert all(_positive(value) for value in found["simulate_tenths_s"])
+        assert set(found["calls"]) == {"simulate_s", "tell_s", "tell_spun_s"}
+        assert all(count > 0 for count in found["calls"].values())
+    assert set(result["ratios"]) == {key for key, _label in telling.MEASURES}
+    assert all(_positive(value) for value in result["call_ratios"].values())
+    assert all(_positive(value) for value in result["ratios"].values())
+    assert result["target"] == pytest.approx(2.4)
+    assert set(result["verdicts"].values()) <= {"PASS", "WARN"}
+    assert "N=80" in telling.report_scaling(result)
+
+
+def test_robbery_reports_percentiles_of_each_spin_set():
+    result = telling.robbery(TINY)
+    assert result["events"] > 0 and result["spins"]
+    for key in ("default", "rotating"):
+        found = result[key]
+        assert found["count"] == 5
+        for stat in ("median_s", "p90_s", "p99_s", "mean_s", "total_s"):
+            assert _positive(found[stat]), (key, stat)
+        assert found["median_s"] <= found["p99_s"] <= found["total_s"]
+    assert "p99" in telling.report_robbery(result)
+
+
+def test_percentiles_interpolate():
+    samples = [float(value) for value in range(1, 101)]
+    assert measure.percentile(samples, 90) == pytest.approx(90.1)
+    assert measure.percentile([2.0], 99) == 2.0
+    assert measure.distribution([1.0, 3.0])["median_s"] == 2.0
+
+
+def test_names_pick_modules_or_single_benchmarks():
+    assert list(cli.chosen([])) == ["telling.scaling", "telling.robbery", "play.walkthroughs", "play.session"]
+    assert list(cli.chosen(["telling"])) == ["telling.scaling", "telling.robbery"]
+    assert list(cli.chosen(["robbery"])) == ["telling.robbery"]
+    with pytest.raises(SystemExit):
+        cli.chosen(["nothing"])
+
+
+def test_command_prints_tables_and_writes_json(tmp_path, capsys):
+    out = tmp_path / "bench.json"
+    assert cli.main(["robbery", "--tellings", "3", "--json", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert "telling.robbery" in printed and "median" in printed
+    document = json.loads(out.read_text())
+    assert document["machine"]["cpus"]
+    assert document["results"]["telling.robbery"]["default"]["count"] == 3
+
+
+def test_play_benchmarks_win_every_walkthrough_and_survive_a_random_session():
+    from bench import play
+
+    walked = play.walkthroughs(Settings())
+    assert all(result["ended"] for result in walked["worlds"].values())
+    session = play.session(Settings(commands=40))
+    for result in session["worlds"].values():
+        assert result["commands"] == 40 and result["turns"] > 0 and result["median_s"] > 0

@@ -1,0 +1,86 @@
+"""Artmaking: a one-room demonstration — an artist, a box, and a sculpture awaiting its breakthrough."""
+
+from server.engine.actions.action import Action, Behave, Modify
+from server.engine.actions.preconditions import Refusal
+from server.engine.world.definition import WorldDefinition
+from server.engine.world.items import Actor, Room, Thing
+from server.engine.world.state import WorldState
+
+BREAKTHROUGH = "finally, [begin-caps]a worthy contribution to the art world[end-caps]"
+
+
+def puncture(action: Action, world: WorldState) -> list[Action]:
+    """Kicking or striking the sculpture punctures it: the breakthrough, and the end."""
+    if action.verb not in ("kick", "strike") or action.direct != "@sculpture":
+        return []
+    if not world.get("@sculpture", "intact"):
+        return []
+    return [
+        Modify(
+            verb="puncture",
+            agent=action.agent,
+            direct="@sculpture",
+            feature="intact",
+            value=False,
+            template="[agent/s] [puncture/v] [direct/o]",
+            salience=0.8,
+        ),
+        Behave(verb="triumph", agent=action.agent, template=BREAKTHROUGH, salience=0.9, final=True),
+    ]
+
+
+ITEMS = (
+    Room(
+        tag="@studio",
+        called="studio",
+        sight="[this] bare studio [have/v] white walls, a concrete floor, and a single door to the north",
+        exits={"n": "[agent/s] [have/v] work to do; leaving now would be giving up", "out": "@studio"},
+    ),
+    Actor(
+        tag="@artist",
+        called="artist",
+        gender="female",
+        where="in @studio",
+        referring="me self",
+    ),
+    Thing(
+        tag="@box",
+        called="box",
+        where="in @studio",
+        referring="crate carton cardboard",
+        holds=("in",),
+        open=False,
+        sight="[@box/s] [be/v] a sturdy cardboard box, [@box/open/a], stamped FRAGILE",
+    ),
+    Thing(
+        tag="@sculpture",
+        called="sculpture of a mountain",
+        subsequent="sculpture",
+        where="in @box",
+        referring="mountain artwork work art piece model",
+        features={"intact": True},
+        react=puncture,
+        sight="[@sculpture/s] [be/v] a mountain in miniature, made to order, perfectly and unbearably competent",
+    ),
+)
+
+WORLD = WorldDefinition(
+    name="artmaking",
+    title="Artmaking",
+    summary="One room, one box, one sculpture. Settle for nothing less than an artistic breakthrough.",
+    author="after Nick Montfort's Curveship demonstration",
+    interactive=True,
+    items=ITEMS,
+    player="@artist",
+    spin={"narratee": "@artist"},
+    prologue="Settle for nothing less than an artistic breakthrough.",
+    timeline=((1, Behave(verb="frown", agent="@artist", direct="@box", template="[agent/s] [frown/v] at [direct/o]")),),
+    refusals=(
+        Refusal(
+            verb="kick",
+            direct="@box",
+            reason="[agent/s] [be/v] an artist, not a vandal; the box [be/not/v] the work",
+        ),
+        Refusal(verb="eat", reason="[agent/s] [have/v] no appetite; only art will satisfy"),
+    ),
+)

@@ -1,0 +1,249 @@
+"""Lost One: a visitor waits in a plaza for a friend; the more they wander, the further the telling drifts."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from server.engine.actions import verbs
+from server.engine.actions.action import Action, Behave, Configure, Modify
+from server.engine.world.definition import SpinChange, WorldDefinition
+from server.engine.world.items import Actor, Item, Room, SharedThing, Thing
+from server.engine.world.state import WorldState
+
+AREAS: dict[str, tuple[str, str]] = {
+    # tag: (name, what makes it that part of the plaza)
+    "@center": ("center of the plaza", "paving stones [spread/2/v] out in every direction from [this] open middle"),
+    "@north": ("north side", "a bronze statue of a forgotten general [stand/1/v] [here], green with age"),
+    "@south": ("south side", "a slender obelisk [rise/1/v] [here], its inscriptions worn smooth"),
+    "@east": ("east side", "a fountain [splash/1/v] [here], scattering light across the stones"),
+    "@west": ("west side", "a broad old tree [shade/1/v] [this] side of the plaza"),
+    "@northeast": ("northeast corner", "cafe tables [crowd/2/v] [this] corner"),
+    "@northwest": ("northwest corner", "a shuttered newsstand [stand/1/v] in [this] corner"),
+    "@southeast": ("southeast corner", "a bus shelter [mark/1/v] [this] corner"),
+    "@southwest": ("southwest corner", "pigeons [gather/2/v] in [this] corner, hoping for crumbs"),
+}
+
+GRID = {
+    "@northwest": (0, 0), "@north": (1, 0), "@northeast": (2, 0),
+    "@west": (0, 1), "@center": (1, 1), "@east": (2, 1),
+    "@southwest": (0, 2), "@south": (1, 2), "@southeast": (2, 2),
+}  # fmt: skip
+STEPS = {
+    "n": (0, -1),
+    "s": (0, 1),
+    "e": (1, 0),
+    "w": (-1, 0),
+    "ne": (1, -1),
+    "nw": (-1, -1),
+    "se": (1, 1),
+    "sw": (-1, 1),
+}
+AT = {position: tag for tag, position in GRID.items()}
+
+FRIEND_AFTER_WAITS = 3
+"""Waiting this many turns in the center, not far gone, brings the friend."""
+
+FARTHEST = 6
+"""At this distance the visitor is no longer commanded; the plaza goes on without them."""
+
+
+def _exits(tag: str) -> dict[str, str]:
+    x, y = GRID[tag]
+    found = {}
+    for direction, (dx, dy) in STEPS.items():
+        other = AT.get((x + dx, y + dy))
+        if other is not None:
+            found[direction] = other
+    return found
+
+
+def _views(tag: str) -> dict[str, tuple[float, str]]:
+    x, y = GRID[tag]
+    views = {}
+    for other, (ox, oy) in GRID.items():
+        if other == tag:
+            continue
+        far = max(abs(ox - x), abs(oy - y))
+        name = AREAS[other][0]
+        # Neighbouring areas are seen well; across the plaza only people stand out (prominence 1 × 0.35).
+        views[other] = (0.8 if far == 1 else 0.35, f"over by the {name}")
+    return views
+
+
+def _area(tag: str) -> Room:
+    name, sight = AREAS[tag]
+    return Room(tag=tag, called=name, sight=sight, exits=_exits(tag), views=_views(tag), shared=("@sky",))
+
+
+# -- the others, each on their own --------------------------------------------------------------------
+
+
+def _neighbors(world: WorldState, actor: str) -> list[str]:
+    room = world.room_of(actor)
+    return list(_exits(room).values()) if room in GRID else []
+
+
+def _step(actor: str, world: WorldState, rng: random.Random) -> Action | None:
+    places = _neighbors(world, actor)
+    return verbs.go(actor, rng.choice(places)) if places else None
+
+
+def punk(actor: str, world: WorldState, tick: int, rng: random.Random) -> Action | None:
+    """Kicks whatever is lying about, or swaggers off somewhere else."""
+    room = world.room_of(actor)
+    things = [t for t in world.children.get(room or "", []) if world.items[t].kind == "thing"]
+    if things and rng.random() < 0.5:
+        return verbs.gesture("kick", actor, rng.choice(things), "[agent/s] [kick/v] [direct/o]", salience=0.5)
+    return _step(actor, world, rng) if rng.random() < 0.5 else None
+
+
+def boy(actor: str, world: WorldState, tick: int, rng: random.Random) -> Action | None:
+    """Tosses his ball up; it drops to the ground; he picks it up again."""
+    ball = "@ball"
+    if world.parent(ball) == actor:
+        return Configure(
+            verb="toss",
+            agent=actor,
+            direct=ball,
+            to=f"in {world.room_of(actor)}",
+            template="[agent/s] [toss/v] [direct/o] into the air, and it [drop/v] to the ground",
+        )
+    if world.room_of(ball) == world.room_of(actor):
+        return verbs.take(actor, ball)
+    return None
+
+
+def trash_collector(actor: str, world: WorldState, tick: int, rng: random.Random) -> Action | None:
+    """Picks up litter where he is, or moves on to find some."""
+    room = world.room_of(actor)
+    litter = [t for t in world.children.get(room or "", []) if "litter" in world.get(t, "kind", "")]
+    if litter:
+        return Configure(
+            verb="pick up", agent=actor, direct=litter[0], to=f"of {actor}", template="[agent/s] [pick/v] up [direct/o]"
+        )
+    return _step(actor, world, rng) if tick % 3 == 0 else None
+
+
+def flaneur(actor: str, world: WorldState, tick: int, rng: random.Random) -> Action | None:
+    """Strolls, unhurried, every other turn."""
+    return _step(actor, world, rng) if tick % 2 == 0 else None
+
+
+def visitor(actor: str, world: WorldState, tick: int, rng: random.Random) -> Action | None:
+    """When no one commands the visitor any more, they drift on through the plaza."""
+    return _step(actor, world, rng)
+
+
+# -- distance: the world's own rule, and the spin it drives ----------------------------------------------
+
+
+def drift(action: Action, world: WorldState) -> list[Action]:
+    """Moving raises the visitor's distance; waiting lowers it, and waiting in the center brings the friend."""
+    if action.agent != "@visitor" or action.verb not in ("leave", "wait"):
+        return []
+    distance = world.get("@visitor", "distance")
+    waits = world.get("@visitor", "waits")
+    if action.verb == "leave":
+        return _notes(world, distance=min(FARTHEST, distance + 1), waits=0)
+    in_center = world.room_of("@visitor") == "@center"
+    waits = waits + 1 if in_center and distance <= 1 else 0
+    changes = _notes(world, distance=max(0, distance - 1), waits=waits)
+    if waits >= FRIEND_AFTER_WAITS:
+        changes += [
+            Configure(
+                verb="arrive",
+                agent="@friend",
+                direct="@friend",
+                to="in @center",
+                template="[agent/s] [arrive/v]",
+                salience=0.1,
+            ),
+            Behave(
+                verb="smile",
+                agent="@visitor",
+                direct="@friend",
+                template="[agent/s] [turn/v] and [see/v] [agent's] friend; [agent/s] [smile/v]",
+                salience=0.9,
+                final=True,
+            ),
+        ]
+    return changes
+
+
+def _notes(world: WorldState, **values: Any) -> list[Action]:
+    """Silent bookkeeping on the visitor (salience 0: never told), only for what actually changes."""
+    return [
+        Modify(verb="feel", agent="@visitor", feature=feature, value=value, salience=0.0)
+        for feature, value in values.items()
+        if world.get("@visitor", feature) != value
+    ]
+
+
+SPIN_BY_DISTANCE: tuple[dict[str, Any], ...] = (
+    {"narratee": "@visitor", "time": "during", "filters": (), "time_words": False, "order": "chronicle"},
+    {"narratee": "@visitor", "time": "after", "filters": (), "time_words": False, "order": "chronicle"},
+    {"narratee": "@visitor", "time": "after", "filters": ("hedges",), "time_words": False, "order": "chronicle"},
+    {"narratee": None, "time": "after", "filters": ("hedges",), "time_words": False, "order": "chronicle"},
+    {"narratee": None, "time": "after", "filters": ("hedges",), "time_words": True, "order": "retrograde"},
+    {"narratee": None, "time": "after", "filters": ("hedges",), "time_words": True, "order": "achrony"},
+    {"narratee": None, "time": "after", "filters": ("hedges",), "time_words": True, "order": "achrony"},
+)
+
+
+def distance_spin(change: SpinChange) -> dict[str, Any]:
+    """The further the visitor has drifted, the further the telling drifts from them."""
+    distance = change.world.get("@visitor", "distance")
+    spin = dict(SPIN_BY_DISTANCE[distance])
+    spin["commanded"] = None if distance >= FARTHEST else "@visitor"
+    return spin
+
+
+def _litter(tag: str, called: str, where: str) -> Thing:
+    return Thing(
+        tag=tag, called=called, where=f"in {where}", referring="litter trash rubbish", features={"kind": "litter"}
+    )
+
+
+ITEMS: tuple[Item, ...] = (
+    *(_area(tag) for tag in AREAS),
+    SharedThing(tag="@sky", called="sky", article="the", sight="the sky [be/v] a hazy blue, the sun near its height"),
+    Actor(
+        tag="@visitor",
+        called="visitor",
+        gender="unknown",
+        where="in @center",
+        referring="me self",
+        features={"distance": 0, "waits": 0},
+    ),
+    Thing(tag="@tortilla", called="tortilla", where="of @visitor", qualities=("food",), referring="flatbread wrap"),
+    Actor(tag="@punk", called="punk", gender="male", where="in @northeast", referring="youth mohawk"),
+    Actor(tag="@boy", called="boy", gender="male", where="in @west", referring="kid child"),
+    Thing(tag="@ball", called="ball", where="of @boy", referring="rubber"),
+    Actor(
+        tag="@collector", called="trash collector", gender="female", where="in @south", referring="collector sweeper"
+    ),
+    Actor(tag="@flaneur", called="flâneur", gender="male", where="in @east", referring="flaneur stroller man"),
+    Actor(tag="@friend", called="friend", gender="unknown", where="in @friend_elsewhere"),
+    Room(tag="@friend_elsewhere", called="elsewhere", sight="somewhere else in the city"),
+    _litter("@shirt", "shredded shirt", "@southwest"),
+    _litter("@newspaper", "newspaper", "@north"),
+    _litter("@cup", "smashed cup", "@east"),
+    _litter("@scrap", "plastic scrap", "@center"),
+    _litter("@wrapper", "candy wrapper", "@northwest"),
+)
+
+WORLD = WorldDefinition(
+    name="lost_one",
+    title="Lost One",
+    summary="Back in the plaza where you once lived, you wait for a friend. Wander, and the telling wanders too.",
+    author="after Nick Montfort's Curveship demonstration",
+    interactive=True,
+    items=ITEMS,
+    player="@visitor",
+    spin={"narratee": "@visitor"},
+    prologue="You have come back to the plaza where you once lived, to meet someone here about midday.",
+    scripts={"@punk": punk, "@boy": boy, "@collector": trash_collector, "@flaneur": flaneur, "@visitor": visitor},
+    reactions=(drift,),
+    dynamic_spin=distance_spin,
+)
