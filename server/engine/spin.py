@@ -91,8 +91,9 @@ class Spin(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True
     """Whether the world's dynamic-spin hook may change the spin during play (read by the story)."""
 
     filters: tuple[FilterName, ...] = ()
-    """Named text filters, applied in order (stages: template, sentence and paragraph filters): `hesitant` (uh, um, er), `valley_girl` (like,
-    totally), `surprise` (whoa!), `hedges` (it seemed that…), `double_entry` (a phrase after each object)."""
+    """Named text filters, applied in order (stages: template, sentence and paragraph filters): `hesitant`
+    (uh, um, er), `valley_girl` (like, totally), `surprise` (whoa!), `hedges` (it seemed that…), `double_entry`
+    (a phrase after each object)."""
 
     ellipsis: EventRanges = ""
     """Event numbers left untold, as ranges: "0;2;4-9" (stage: select)."""
