@@ -192,7 +192,7 @@ def test_syllepsis_by_agent_gives_each_agent_a_paragraph_with_as_for():
 
 def test_syllepsis_by_agent_with_the_narrator():
     groups = paragraphs(tell("robbery", order="syllepsis", group_by="agent", narrator="@robber"))
-    assert groups[0].startswith("As for me, I put on a Dora the Explorer mask.")
+    assert groups[0].startswith("As for me, I put on my Dora the Explorer mask.")
 
 
 def test_syllepsis_groups_keep_each_groups_events_in_order():

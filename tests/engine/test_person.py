@@ -34,7 +34,7 @@ def hall(*events: tuple[str, str]) -> WorldDefinition:
 
 def test_the_narrator_is_i_as_subject_and_me_as_object():
     told = sentences(tell("robbery", narrator="@robber"))
-    assert told[0] == "I put on a Dora the Explorer mask."
+    assert told[0] == "I put on my Dora the Explorer mask."
     assert "The bank teller waves to me." in told
     # After a sentence about me, the one other person in it is "he".
     assert told[told.index("I turn to the burly guard.") + 1] == "He shoots me in the chest."
@@ -68,7 +68,7 @@ def test_the_narratee_is_you_with_your_and_yourself():
 
 def test_the_robber_addressed_as_you():
     told = sentences(tell("robbery", narratee="@robber"))
-    assert told[0] == "You put on a Dora the Explorer mask."
+    assert told[0] == "You put on your Dora the Explorer mask."
     assert "Something sees you." in told
     assert "bank teller waves to you." in " ".join(told)
 

@@ -6,6 +6,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from server.engine.actions.action import Action, Configure, Modify, Reason, SenseAction
+from server.engine.english.words import feature_word
 from server.engine.world.items import Room
 from server.engine.world.perception import Perception
 from server.engine.world.state import WorldState
@@ -53,24 +54,31 @@ def refusal(action: Action, world: WorldState, refusals: tuple[Refusal, ...]) ->
 
 
 def failure(action: Action, world: WorldState, sight: Perception) -> Reason | None:
-    """The first precondition the action fails, or None when it can happen."""
-    for check in _checks(action, world, sight):
-        if check is not None:
-            return check
+    """The first precondition the action fails, or None when it can happen. The verb's own checks come
+    before its kind's, being the more telling ("the bottle is empty" rather than "it is already so")."""
+    for reason in (_alive(action, world), _unknown(action, world)):
+        if reason is not None:
+            return reason
     for extra in action.checks:
         reason = extra(action, world, sight)
         if reason is not None:
             return reason
+    for check in _checks(action, world, sight):
+        if check is not None:
+            return check
+    return None
+
+
+def _unknown(action: Action, world: WorldState) -> Reason | None:
+    for role in ("direct", "indirect"):
+        tag = getattr(action, role)
+        if tag is not None and tag not in world.items:
+            return Reason("unknown item", f"{tag} [be/v] not in this world")
     return None
 
 
 def _checks(action: Action, world: WorldState, sight: Perception) -> Iterator[Reason | None]:
     # A generator, so later checks (which may assume earlier ones passed) run only when needed.
-    yield _alive(action, world)
-    for role in ("direct", "indirect"):
-        tag = getattr(action, role)
-        if tag is not None and tag not in world.items:
-            yield Reason("unknown item", f"{tag} [be/v] not in this world")
     if isinstance(action, Configure):
         yield from _configure(action, world, sight)
     elif isinstance(action, Modify):
@@ -126,7 +134,9 @@ def _modify(action: Modify, world: WorldState, sight: Perception) -> Iterator[Re
     if item != action.agent and not sight.can_reach(action.agent, item):
         yield Reason("unreachable", "[agent/s] [can/not/v] reach [direct/o]")
     if world.get(item, action.feature) == action.value:
-        yield Reason("already so", "[direct/s] [be/v] already so" if action.direct else "[agent/s] [be/v] already so")
+        role = "direct" if action.direct else "agent"
+        word = "so" if action.value is None else feature_word(action.feature, action.value)
+        yield Reason("already so", f"[{role}/s] [be/v] already {word}")
     if action.feature == "open" and action.value is True and world.get(item, "locked") is True:
         yield Reason("locked", "[direct/s] [be/v] locked")
     if action.feature == "locked" and world.get(item, "open") is True:

@@ -103,9 +103,9 @@ def _belongings(event: Event, draft: Draft) -> list[tuple[Token, ...]]:
             (worn if view.link == "on" else held).append(tag)
     templates: list[tuple[Token, ...]] = []
     if held:
-        templates.append((*parse("[*/s] [have/v] "), *_listing(held)))
+        templates.append((*parse("[*/s] [have/v] "), *_listing(held, owned=False)))
     if worn:
-        templates.append((*parse("[*/s] [be/v] wearing "), *_listing(worn)))
+        templates.append((*parse("[*/s] [be/v] wearing "), *_listing(worn, owned=False)))
     return templates or [parse("[*/s] [be/v] empty-handed")]
 
 
@@ -163,11 +163,11 @@ def _heading(room: Item) -> str:
     return room.heading or room.called
 
 
-def _listing(tags: list[str]) -> tuple[Token, ...]:
+def _listing(tags: list[str], owned: bool = True) -> tuple[Token, ...]:
     tokens: list[Token] = []
     separators = list_separators(len(tags))
     for index, tag in enumerate(tags):
-        tokens.append(Ref(tag, "o"))
+        tokens.append(Ref(tag, "o", owned=owned))
         if index < len(separators):
             tokens.append(Text(separators[index]))
     return tuple(tokens)

@@ -98,6 +98,7 @@ def realize(tokens: tuple[Token, ...], scene: Scene, reference: Reference) -> st
                 force_pronoun=token.pronoun,
                 determiner=not after_possessive,
                 definite=token.definite,
+                owned=token.owned,
             )
             if token.case == "s":
                 clause.subject(tag, piece)

@@ -19,6 +19,8 @@ NAME_SPACE = "\u2060"  # a word joiner: not white space, so no filter splits a n
 
 def protect(name: str) -> str:
     return name.replace(" ", NAME_SPACE)
+
+
 """What a focalizer calls an item it has not perceived."""
 
 
@@ -112,6 +114,7 @@ class Reference:
         force_pronoun: bool = False,
         determiner: bool = True,
         definite: bool = False,
+        owned: bool = True,
     ) -> str:
         """The words for `tag` in this position of the sentence being realized; without a `determiner` (after a
         possessive) it is the bare noun: "her crumpled ticket"; `definite` names it with "the" from the first."""
@@ -128,11 +131,23 @@ class Reference:
             words = self._pronoun(tag, 3, case, reflexive=True)
         elif force_pronoun or self._clear_pronoun(tag):
             words = self._pronoun(tag, 3, case, reflexive=False)
+        elif owned and not definite and (owner := self._owner(tag, moment)) is not None:
+            # Introduced as "your cloak", not "a cloak": it is plain whose it is.
+            words = f"{self._pronoun(owner, self.person(owner), chr(39) + 's', False)} {self.name(tag, adjectives, article=False)}"
         else:
             name = self.name(tag, adjectives, definite=definite)
             words = possessive(name, item.plural) if case == "'s" else name
         self._note(tag, case)
         return words
+
+    def _owner(self, tag: str, moment: int) -> str | None:
+        """The narrator or narratee who holds or wears a not yet introduced thing, if one does."""
+        if tag in self.mentioned or self.items[tag].proper is not None or self.items[tag].article == "the":
+            return None
+        view = self.concept.view(tag, moment - 1)  # whose it was as the event began: one puts down *one's* cloak
+        if view is None or view.link not in ("of", "on") or view.parent is None:
+            return None
+        return view.parent if self.person(view.parent) != 3 else None
 
     def _pronoun(self, tag: str, person: int, case: Case, reflexive: bool) -> str:
         plural = self.items[tag].plural

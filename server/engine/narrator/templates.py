@@ -31,13 +31,15 @@ class Ref:
 
     Flags between the tag and the case: `pro` forces a pronoun; `the` names the item with "the" even when it
     was never mentioned ("as for [@dog/the/o]," is "as for the dog,", a topic and not an introduction); any
-    other word is an adjective ("[@ticket/crumpled/o]")."""
+    other word is an adjective ("[@ticket/crumpled/o]"). `owned` (not in template syntax) lets a thing the
+    narrator or narratee holds be introduced as "your cloak"; a list of one's belongings turns it off."""
 
     role: str
     case: Case
     adjectives: tuple[str, ...] = ()
     pronoun: bool = False
     definite: bool = False
+    owned: bool = True
 
 
 @dataclass(frozen=True, slots=True)
