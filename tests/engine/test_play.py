@@ -24,7 +24,7 @@ def play(world: str, lines: list[str] | tuple[str, ...] = (), **options: object)
 
 @pytest.mark.parametrize("world", WORLDS)
 def test_each_walkthrough_reaches_its_ending(world):
-    player, replies = play(world, walkthrough_lines(world))
+    player, _ = play(world, walkthrough_lines(world))
     assert player.story.ended
     with pytest.raises(StoryEnded):
         player.command("wait")
@@ -201,7 +201,7 @@ def test_player_mode_refuses_author_directives_and_other_actors_concepts():
 
 
 def test_lost_one_drifts_with_distance_and_comes_back_when_waiting():
-    player, replies = play("lost_one", ["s"])
+    player, _ = play("lost_one", ["s"])
     assert player.spin.time == "after"  # one step away: the past
     player.command("n")
     player.command("e")

@@ -133,7 +133,8 @@ class Reference:
             words = self._pronoun(tag, 3, case, reflexive=False)
         elif owned and not definite and (owner := self._owner(tag, moment)) is not None:
             # Introduced as "your cloak", not "a cloak": it is plain whose it is.
-            words = f"{self._pronoun(owner, self.person(owner), chr(39) + 's', False)} {self.name(tag, adjectives, article=False)}"
+            whose = self._pronoun(owner, self.person(owner), "'s", reflexive=False)
+            words = f"{whose} {self.name(tag, adjectives, article=False)}"
         else:
             name = self.name(tag, adjectives, definite=definite)
             words = possessive(name, item.plural) if case == "'s" else name
