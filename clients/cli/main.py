@@ -17,6 +17,7 @@ from server.engine.player import Player
 from server.engine.story import Story
 
 USAGE_ERROR = 2
+ENDED = "*** The story has ended. You may undo, restart, recount, or quit. ***"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -115,13 +116,14 @@ def run_play(args: argparse.Namespace) -> int:
             break
         if not line.strip():
             continue
+        was_over = story.ended
         try:
-            reply = player.command(line)
+            reply_text = player.command(line).text
         except EngineError as error:
             reply_text = str(error)
-        else:
-            reply_text = reply.text
         print(reply_text, file=out)
+        if story.ended and not was_over:
+            print(f"\n{ENDED}", file=out)
         if not sys.stdin.isatty():
             print(file=out)
     return 0

@@ -51,8 +51,17 @@ class Player:
         self.actor = actor or story.definition.player
         story.check_actor(self.actor)
         base = spin or story.spin
-        if actor is not None:
-            base = replace(base, focalizer=actor, commanded=actor)
+        if actor is not None and actor != story.definition.player:
+            # The world's spin is written for its default player: whoever is addressed or speaks as that
+            # player is this player's actor instead.
+            default = story.definition.player
+            base = replace(
+                base,
+                focalizer=actor,
+                commanded=actor,
+                narratee=actor if base.narratee == default else base.narratee,
+                narrator=actor if base.narrator == default else base.narrator,
+            )
         self.spin = base
         self.author = author
         self.directives = directives or standard()

@@ -163,7 +163,7 @@ class Simulation:
             newcomers = after - already - {action.agent}
             perceivers = frozenset(newcomers | ({action.agent} if action.witnessed == "arrival" else set()))
         else:
-            witnessed = {"before": before, "after": after, "either": before | after}[action.witnessed]
+            witnessed = {"before": before, "after": after, "either": before | after, "agent": set()}[action.witnessed]
             perceivers = frozenset(witnessed | {action.agent})
         event = Event(
             id=event_id,

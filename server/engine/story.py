@@ -1,8 +1,8 @@
 """A running story: one world instance, its simulation, the commands given to it, and tellings of it.
 
 A story, in order:
-1. Made from a world definition and a seed: the world is set up, every actor takes in what it sees, and an
-   interactive world's player looks around (the opening, turn 0).
+1. Made from a world definition and a seed: the world is set up, every actor takes in what it sees, and in
+   an interactive world each playable actor looks around (the opening, turn 0).
 2. Run: a non-interactive world runs its whole timeline as one turn; in an interactive one each command is
    recognized for the actor that gave it and becomes one tick (a turn), with every other actor acting too.
 3. Told: the narrator tells what a focalizer perceived, under the story's spin or any other.
@@ -71,7 +71,9 @@ class Story:
         self._parsing: dict[str, _Parsing] = {}
         self._undo: list[_Undo] = []
         if self.definition.interactive:
-            self.simulation.advance([verbs.look(self.definition.player)], new_turn=False)
+            # Each playable actor takes in where it is: the opening each player is told.
+            looks = [verbs.look(actor, private=True) for actor in self.definition.players()]
+            self.simulation.advance(looks, new_turn=False)
 
     # -- state -------------------------------------------------------------------------------------
 

@@ -240,3 +240,42 @@ def test_cloak_plus_water_sack_and_mime():
     assert "empty" in player.command("drink from bottle").text
     waved = [reply for reply in replies if "waves vaguely at nothing" in reply]
     assert waved, "the mime waves every other turn while the operagoer is with him"
+
+
+def _doorway_world():
+    from server.engine.world.definition import WorldDefinition
+    from server.engine.world.items import Actor, Door, Room, Thing
+
+    return WorldDefinition(
+        name="doorway",
+        title="Doorway",
+        items=(
+            Room(tag="@hall", called="hall", exits={"n": "@oak_door"}),
+            Room(tag="@study", called="study", exits={"s": "@oak_door"}),
+            Door(
+                tag="@oak_door",
+                called="oak door",
+                where="in @hall",
+                connects=("@hall", "@study"),
+                locked=True,
+                key="@key",
+            ),
+            Actor(tag="@you", called="visitor", where="in @hall"),
+            Thing(tag="@key", called="iron key", where="of @you"),
+            Thing(tag="@globe", called="globe", where="in @study"),
+        ),
+        player="@you",
+        spin={"narratee": "@you"},
+    )
+
+
+def test_a_door_between_rooms_must_be_unlocked_and_opened_to_pass():
+    player = Player(Story(_doorway_world()))
+    assert "You see an oak door here." in player.opening().text
+    assert player.command("n").text == "You are unable to leave the hall because the oak door is closed."
+    assert player.command("open door").text == "You are unable to open the oak door because it is locked."
+    assert player.command("unlock door").text == "You unlock the oak door."
+    assert player.command("open door").text == "You open the oak door."
+    entered = player.command("n").text
+    assert "Study" in entered and "You see a globe and the oak door here." in entered
+    assert "Hall" in player.command("s").text

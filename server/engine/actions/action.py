@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from server.engine.world.state import WorldState
 
 Kind = Literal["behave", "configure", "modify", "sense"]
-Witnessed = Literal["before", "after", "either", "arrival", "newcomers"]
+Witnessed = Literal["before", "after", "either", "arrival", "newcomers", "agent"]
 Outcome = Literal["done", "failed", "refused", "prevented"]
 
 NEVER_TOLD = 0.2
@@ -53,7 +53,8 @@ class Action:
     `witnessed`: whether onlookers perceive it by seeing the agent or direct object before the change,
     after it, or either (a departure is seen from the room left); an `arrival` is perceived by the one
     arriving and by those who see it now but did not see it leave; `newcomers` leaves out the one arriving
-    (when a look around will tell it where it is).
+    (when a look around will tell it where it is); `agent`: only the agent itself (taking in the scene at
+    the start of a story).
     `checks`: verb-specific preconditions, run after the ones every action of its kind has.
     `entails`: what doing it brings about at once (leaving entails arriving, which entails looking).
     `duration`: for an activity lasting several ticks, how many ticks after its start it ends.

@@ -263,9 +263,12 @@ def say(agent: str, words: str) -> Behave:
 # -- senses --------------------------------------------------------------------------------------------
 
 
-def look(agent: str, at: str | None = None, *, salience: float = 0.5, arriving: bool = False) -> SenseAction:
+def look(
+    agent: str, at: str | None = None, *, salience: float = 0.5, arriving: bool = False, private: bool = False
+) -> SenseAction:
     """Look around (at=None) or at something; told to the one looking as what it saw. The look that comes
-    with arriving somewhere is marked `arriving`, so worlds can tell it from a look the player asked for."""
+    with arriving somewhere is marked `arriving`, so worlds can tell it from a look the player asked for;
+    a `private` look is perceived by the one looking alone (everyone's first look, as a story begins)."""
     template = "[agent/s] [look/v] around" if at is None else "[agent/s] [look/v] at [direct/o]"
     return SenseAction(
         verb="look",
@@ -275,6 +278,7 @@ def look(agent: str, at: str | None = None, *, salience: float = 0.5, arriving: 
         salience=salience,
         description=True,
         data={"arriving": True} if arriving else {},
+        witnessed="agent" if private else "either",
     )
 
 

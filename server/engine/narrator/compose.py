@@ -9,7 +9,7 @@ from server.engine.english import times
 from server.engine.english.words import direction_name, list_separators
 from server.engine.narrator.draft import Draft, Told
 from server.engine.narrator.templates import Ref, Text, Token, infinitive, parse
-from server.engine.world.items import ROOT, Item, Room
+from server.engine.world.items import ROOT, Door, Item, Room
 
 DESCRIBE_BELOW_SPEED = 0.75
 """Spins slower than this describe what a look shows; faster ones only list it."""
@@ -140,6 +140,13 @@ def _describe(event: Event, draft: Draft) -> tuple[list[tuple[Token, ...]], str]
         # the root) are seen here, with what is in the room.
         here = [*by_parent.pop(("in", looked), []), *by_parent.pop(("part_of", looked), [])]
         here += by_parent.pop(("of", ROOT), [])
+        # A door stands in one of the rooms it joins, but is as much here, seen from the other side.
+        for key in list(by_parent):
+            doors = [t for t in by_parent[key] if isinstance(items[t], Door) and looked in items[t].connects]
+            here += doors
+            by_parent[key] = [t for t in by_parent[key] if t not in doors]
+            if not by_parent[key]:
+                del by_parent[key]
         here = [t for t in here if t != event.action.agent]
         if here:
             templates.append((*parse("[*/s] [see/v] "), *_listing(here), *parse(" [here]")))

@@ -55,6 +55,8 @@ class WorldDefinition:
     items: tuple[Item, ...]
     player: str
     """The actor a player commands, and whose concept is told, unless a spin says otherwise."""
+    playable: tuple[str, ...] = ()
+    """The actors players may take on (default: just `player`)."""
     spin: Mapping[str, Any] = field(default_factory=dict)
     timeline: tuple[tuple[int, Action], ...] = ()
     """Actions that happen at given ticks whatever the player does (the robbery is all timeline)."""
@@ -89,6 +91,9 @@ class WorldDefinition:
                 tag = getattr(action, role)
                 if tag is not None and tag not in tags:
                     raise WorldError(f"{self.name}: timeline action {action.verb!r} names unknown item {tag}")
+        for actor in self.playable:
+            if not isinstance(tags.get(actor), Actor):
+                raise WorldError(f"{self.name}: playable {actor} is not an actor of this world")
         for actor in self.scripts:
             if not isinstance(tags.get(actor), Actor):
                 raise WorldError(f"{self.name}: script for {actor}, which is not an actor of this world")
@@ -115,6 +120,10 @@ class WorldDefinition:
         """The world's own spin: the player commanded and focalized, then the world's overrides."""
         base = Spin(focalizer=self.player, commanded=self.player)
         return apply(base, dict(self.spin), source=f"world {self.name} spin")
+
+    def players(self) -> tuple[str, ...]:
+        """The actors players may take on."""
+        return self.playable or (self.player,)
 
     def actors(self) -> list[Actor]:
         return [item for item in self.items if isinstance(item, Actor)]

@@ -1,0 +1,107 @@
+"""The `curveship` command as a user runs it: a real process, real arguments, real pipes and exit statuses."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+CURVESHIP = [sys.executable, "-m", "clients.cli.main"]
+
+
+def curveship(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [*CURVESHIP, *args], input=stdin, capture_output=True, text=True, cwd=ROOT, timeout=60, check=False
+    )
+
+
+def test_tell_prints_the_robbery_from_the_robbers_side():
+    done = curveship("tell", "robbery")
+    assert done.returncode == 0
+    assert done.stdout.startswith("A twitchy man puts on a Dora the Explorer mask. He leaves the street.")
+
+
+def test_named_spins_apply_in_order_and_settings_last():
+    done = curveship("tell", "robbery", "prophecy", "time=after", "narrator=@robber")
+    assert done.returncode == 0
+    assert done.stdout.startswith("I put on my Dora the Explorer mask. I left the street.")
+
+
+def test_options_may_come_among_the_spins():
+    first = curveship("tell", "robbery", "hesitant", "--seed", "3", "focalizer=@guard")
+    again = curveship("tell", "--seed", "3", "robbery", "hesitant", "focalizer=@guard")
+    assert first.returncode == again.returncode == 0
+    assert first.stdout == again.stdout
+    assert "burly guard" in first.stdout
+
+
+def test_a_world_or_spin_file_by_path(tmp_path):
+    spin = tmp_path / "whisper.toml"
+    spin.write_text(
+        'summary = "told by the teller, afterwards"\nnarrator = "@teller"\nfocalizer = "@teller"\ntime = "after"\n'
+    )
+    done = curveship("tell", str(ROOT / "worlds" / "robbery.py"), str(spin))
+    assert done.returncode == 0
+    assert done.stdout.startswith("I read some deposit slips.")
+
+
+def test_unknown_world_or_spin_is_one_line_and_status_2():
+    for args, named in ((("tell", "nowhere"), "'nowhere'"), (("tell", "robbery", "sideways"), "'sideways'")):
+        done = curveship(*args)
+        assert done.returncode == 2
+        assert done.stderr.count("\n") == 1 and named in done.stderr
+        assert done.stdout == ""
+
+
+def test_a_bad_setting_names_the_field_and_what_it_allows():
+    done = curveship("tell", "robbery", "order=sideways")
+    assert done.returncode == 2
+    assert "order" in done.stderr and "chronicle" in done.stderr and "retrograde" in done.stderr
+
+
+def test_a_bad_spin_file_names_the_file_and_field(tmp_path):
+    spin = tmp_path / "broken.toml"
+    spin.write_text('time = "yesterday"\n')
+    done = curveship("tell", "robbery", str(spin))
+    assert done.returncode == 2
+    assert "broken.toml" in done.stderr and "time" in done.stderr and "before" in done.stderr
+
+
+def test_play_reads_plain_lines_from_a_pipe():
+    done = curveship("play", "robbery", stdin="concept @teller tree\nspin time after\nrecount\n")
+    assert done.returncode == 0
+    assert "        @bag: black bag [in]\n            @fake_money: fake money [in]" in done.stdout
+    assert "time = after" in done.stdout
+    assert "A twitchy man put on a Dora the Explorer mask." in done.stdout
+
+
+def test_play_an_interactive_world_with_auto_then_piped_lines():
+    done = curveship("play", "cloak", "--auto", str(ROOT / "worlds" / "walks" / "cloak.txt"), stdin="score\nwait\n")
+    assert done.returncode == 0
+    assert "\n> w\n" in done.stdout and "\n> read message\n" in done.stdout
+    assert "YOU HAVE WON" in done.stdout
+    assert "*** The story has ended." in done.stdout
+    assert "This story keeps no score." in done.stdout  # directives still answer after the ending
+    assert "the story has ended; you may undo" in done.stdout  # a command does not
+
+
+def test_play_as_another_actor_and_with_player_permissions():
+    done = curveship("play", "cloak_plus", "--actor", "@mime", "--player", stdin="world tree\nwave\n")
+    assert done.returncode == 0
+    assert "for authors only" in done.stdout
+    assert "You wave." in done.stdout
+
+
+def test_the_output_may_be_cut_short_by_its_reader():
+    pipeline = subprocess.run(
+        f"{sys.executable} -m clients.cli.main tell robbery | head -c 10",
+        shell=True,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+        check=False,
+    )
+    assert pipeline.stdout == "A twitchy "
+    assert "Traceback" not in pipeline.stderr
