@@ -122,7 +122,9 @@ class Player:
     def command(self, line: str) -> Telling:
         """Everything a line of input does, told: directives answered, commands acted on and narrated."""
         blocks: list[Block] = []
-        for part in split_commands(line) or [line]:
+        for index, part in enumerate(split_commands(line) or [line]):
+            if index and self.story.ended:
+                break  # the story ended partway along the line: what came before it is the reply
             blocks.extend(self._one(part).blocks)
         return _joined(blocks, self.discourse)
 

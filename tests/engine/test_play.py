@@ -68,7 +68,8 @@ def test_a_failed_action_is_told_with_its_reason():
 def test_a_refusal_is_told_in_the_actors_own_terms():
     _, replies = play("cloak", ["n", "drop cloak"])
     assert replies[1] == "You have only just arrived, and besides, the weather outside is turning nasty."
-    assert replies[2] == "This is not the place to leave a smart cloak lying about."
+    # Dropping what one wears means first taking it off; only the dropping is refused.
+    assert replies[2] == "You take off your velvet cloak. This is not the place to leave a smart cloak lying about."
 
 
 def test_undo_restores_the_world_and_the_narration_exactly():

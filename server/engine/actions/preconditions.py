@@ -103,6 +103,8 @@ def _configure(action: Configure, world: WorldState, sight: Perception) -> Itera
     if isinstance(world.items[item], Room):
         yield Reason("rooms cannot move", "[direct/s] [be/v] a place and cannot be moved")
     if target == item or world.is_descendant(target, item):
+        if item == action.agent:
+            yield Reason("own descendant", "[agent/s] [be/v] holding [target/o]")
         yield Reason("own descendant", "[target/s] [be/v] part of [direct/o]")
     place = world.place(item)
     if place is not None and place.link == link and place.parent == target:
@@ -135,7 +137,8 @@ def _modify(action: Modify, world: WorldState, sight: Perception) -> Iterator[Re
         yield Reason("unreachable", "[agent/s] [can/not/v] reach [direct/o]")
     if world.get(item, action.feature) == action.value:
         role = "direct" if action.direct else "agent"
-        word = "so" if action.value is None else feature_word(action.feature, action.value)
+        plain = action.value is None or (isinstance(action.value, str) and action.value.startswith("@"))
+        word = "so" if plain else feature_word(action.feature, action.value)
         yield Reason("already so", f"[{role}/s] [be/v] already {word}")
     if action.feature == "open" and action.value is True and world.get(item, "locked") is True:
         yield Reason("locked", "[direct/s] [be/v] locked")

@@ -63,6 +63,11 @@ TO_AN_ACTOR = _check(_recipient_is_actor, "not a person", "[indirect/s] [can/not
 # -- moving things ---------------------------------------------------------------------------------
 
 
+NOT_YET_HAD = _check(
+    lambda a, w: w.parent(a.direct or "") != a.agent, "already had", "[agent/s] already [have/v] [direct/o]"
+)
+
+
 def take(agent: str, item: str) -> Configure:
     return Configure(
         verb="take",
@@ -70,7 +75,7 @@ def take(agent: str, item: str) -> Configure:
         direct=item,
         to=f"of {agent}",
         template="[agent/s] [take/v] [direct/o]",
-        checks=(A_THING,),
+        checks=(A_THING, NOT_YET_HAD),
     )
 
 
@@ -256,7 +261,8 @@ def gesture(verb: str, agent: str, item: str | None = None, template: str = "", 
 
 
 def say(agent: str, words: str) -> Behave:
-    quoted = words.replace("[", "\\[").replace("]", "\\]").strip().strip('"')
+    # Escape what templates read as syntax, so whatever is said is told exactly as typed.
+    quoted = words.replace("[", "\\[").replace("]", "\\]").replace("_", "\\_").strip().strip('"')
     return Behave(verb="say", agent=agent, utterance=quoted, template=f'[agent/s] [say/v] "{quoted}"')
 
 

@@ -87,7 +87,7 @@ class Caps:
 
 Token = Text | Ref | Verb | FeatureWord | Deictic | Phrase | Caps
 
-_SLOT = re.compile(r"\\\[|\\\]|\[([^\[\]]*)\]")
+_SLOT = re.compile(r"\\\[|\\\]|\\_|\[([^\[\]]*)\]")
 _PHRASE = re.compile(r"(?<![\w@])_(a|an|the|some)_([A-Za-z][\w'-]*(?:_[A-Za-z][\w'-]*)*)")
 
 
@@ -99,7 +99,7 @@ def parse(template: str) -> tuple[Token, ...]:
     for match in _SLOT.finditer(template):
         _text(template[position : match.start()], tokens)
         whole = match.group(0)
-        if whole in ("\\[", "\\]"):
+        if whole in ("\\[", "\\]", "\\_"):
             _literal(whole[1], tokens)
         else:
             tokens.append(_slot(match.group(1), template))

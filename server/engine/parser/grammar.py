@@ -4,6 +4,7 @@ A pattern is words and slots: OBJ (the thing acted on; a list or "all" where the
 (a second thing), DIR (a direction), WORD (one free word, a setting) and TEXT (free text, as said aloud).
 A scope says which things a slot looks at first ("take" looks at what can be taken); when nothing in scope
 fits, anything the actor perceives may be named, and the action's own preconditions say why it fails.
+Patterns are tried most literal words first, so "look at X" is read before "look X".
 """
 
 from __future__ import annotations
@@ -15,9 +16,24 @@ from typing import Literal
 
 from server.engine.actions import verbs
 from server.engine.actions.action import Action, Modify, Reason
+from server.engine.world.items import Room
 from server.engine.world.state import WorldState
 
-Scope = Literal["visible", "takeable", "held", "worn", "reachable", "actor", "container", "supporter", "enterable"]
+Scope = Literal[
+    "visible",
+    "takeable",
+    "held",
+    "worn",
+    "reachable",
+    "actor",
+    "container",
+    "supporter",
+    "enterable",
+    "holder",
+    "source",
+]
+"""`holder` (for a second thing only): what holds the first ("take the coin from the box"); `source`: a source of
+a substance ("fill the bottle from the basin")."""
 SLOTS = frozenset({"OBJ", "OBJ2", "DIR", "WORD", "TEXT"})
 
 
@@ -68,6 +84,23 @@ class CommandKind:
             yield from (word for word in pattern if not word.isupper())
 
 
+ABBREVIATIONS = {"x": "examine", "l": "look", "i": "inventory", "z": "wait", "inv": "inventory"}
+
+
+def verb_of(pattern: tuple[str, ...]) -> str:
+    """The verb of a word order, for messages: its words before the first slot, and any particle after the
+    last ("pick OBJ up" is "pick up"); abbreviations spelled out ("x OBJ" is "examine")."""
+    head: list[str] = []
+    for word in pattern:
+        if word.isupper():
+            break
+        head.append(word)
+    if head and head[0] in ABBREVIATIONS:
+        head[0] = ABBREVIATIONS[head[0]]
+    ends_in_particle = len(head) < len(pattern) and not pattern[-1].isupper()
+    return " ".join(head + ([pattern[-1]] if ends_in_particle else []))
+
+
 def _each(make: Callable[[str, str], Action]) -> Builder:
     return lambda r: [make(r.actor, item) for item in r.objects]
 
@@ -81,12 +114,62 @@ def _gesture(verb: str, template: str, *, alone: str | None = None, salience: fl
     return build
 
 
-def _with_second(verb: str, template: str) -> Builder:
+def _with_second(verb: str, template: str, second: str = "") -> Builder:
+    """A gesture at something, told with `second` added when a second thing is named ("with [indirect/o]")."""
+
     def build(r: Request) -> list[Action]:
-        actions = []
+        actions: list[Action] = []
         for item in r.objects:
-            gesture = verbs.gesture(verb, r.actor, item, template)
-            actions.append(replace(gesture, indirect=r.second) if r.second is not None else gesture)
+            if r.second is None:
+                actions.append(verbs.gesture(verb, r.actor, item, template))
+            else:
+                told = f"{template} {second}" if second else template
+                actions.append(replace(verbs.gesture(verb, r.actor, item, told), indirect=r.second))
+        return actions
+
+    return build
+
+
+def _fits(action: Action, world: WorldState, sight: object) -> Reason | None:
+    key = world.items[action.direct].key if action.direct is not None else None
+    if action.indirect is not None and action.indirect != key:
+        return Reason("wrong key", "[indirect/s] [do/not/v] fit [direct/o]")
+    return None
+
+
+def _keyed(make: Callable[[str, str], Modify]) -> Builder:
+    """Lock or unlock, and, with a key named, only with that key: the verb itself wants the key only held."""
+
+    def build(r: Request) -> list[Action]:
+        actions: list[Action] = []
+        for item in r.objects:
+            action = make(r.actor, item)
+            if r.second is not None:
+                action = replace(
+                    action,
+                    indirect=r.second,
+                    template=f"{action.template} with [indirect/o]",
+                    checks=(*action.checks, _fits),
+                )
+            actions.append(action)
+        return actions
+
+    return build
+
+
+def _is_device(world: WorldState, item: str) -> bool:
+    """Switched on and off rather than lit: "light the lamp" means switching on a carbide lamp."""
+    return world.get(item, "on") is not None and world.get(item, "lit") is None
+
+
+def _lighting(fire: Callable[[str, str], Modify], switch: Callable[[str, str], Modify]) -> Builder:
+    def build(r: Request) -> list[Action]:
+        actions: list[Action] = []
+        for item in r.objects:
+            action = (switch if _is_device(r.world, item) else fire)(r.actor, item)
+            if r.second is not None:
+                action = replace(action, indirect=r.second, template=f"{action.template} with [indirect/o]")
+            actions.append(action)
         return actions
 
     return build
@@ -100,7 +183,7 @@ def _open_with(r: Request) -> list[Action]:
     actions: list[Action] = []
     for item in r.objects:
         if r.world.get(item, "locked"):
-            actions.append(verbs.unlock(r.actor, item))
+            actions.extend(_keyed(verbs.unlock)(replace(r, objects=(item,))))
         actions.append(verbs.open_(r.actor, item))
     return actions
 
@@ -117,7 +200,7 @@ def _fill(r: Request) -> list[Action]:
             feature="contents",
             value=substance,
             template="[agent/s] [fill/v] [direct/o]" + (" from [indirect/o]" if source else ""),
-            checks=(_vessel, _has_source),
+            checks=(_vessel, _not_full, _has_source),
         )
     ]
 
@@ -133,6 +216,12 @@ def _source_nearby(r: Request) -> str | None:
 def _vessel(action: Action, world: WorldState, sight: object) -> Reason | None:
     if action.direct is None or "vessel" not in world.items[action.direct].qualities:
         return Reason("not a vessel", "[direct/s] [can/not/v] hold anything poured in")
+    return None
+
+
+def _not_full(action: Action, world: WorldState, sight: object) -> Reason | None:
+    if action.direct is not None and world.get(action.direct, "contents"):
+        return Reason("full", "[direct/s] [be/v] already full")
     return None
 
 
@@ -224,7 +313,10 @@ def _leave(r: Request) -> list[Action]:
 
 
 def _say(r: Request) -> list[Action]:
-    return [verbs.say(r.actor, r.text or "")]
+    said = verbs.say(r.actor, r.text or "")
+    if not r.objects:
+        return [said]
+    return [replace(said, indirect=r.obj, template=f"{said.template} to [indirect/o]")]
 
 
 def _throw(r: Request) -> list[Action]:
@@ -273,7 +365,8 @@ def _look_in(r: Request) -> list[Action]:
 
 
 def _examine(r: Request) -> list[Action]:
-    return [verbs.look(r.actor, item) for item in r.objects]
+    # Examining the room one is in is looking around it.
+    return [verbs.look(r.actor, None if isinstance(r.world.items[item], Room) else item) for item in r.objects]
 
 
 def _sense(modality: str) -> Builder:
@@ -294,11 +387,19 @@ def _toggle(r: Request) -> list[Action]:
 
 
 def _drop(r: Request) -> list[Action]:
-    return [verbs.drop(r.actor, item, r.world) for item in r.objects]
+    actions: list[Action] = []
+    for item in r.objects:
+        if r.world.parent(item) == r.actor and r.world.link(item) == "on":
+            actions.append(verbs.take_off(r.actor, item))  # first taking it off, as anyone would
+        actions.append(verbs.drop(r.actor, item, r.world))
+    return actions
 
 
 GRAMMAR: tuple[CommandKind, ...] = (
-    CommandKind("look", ("look", "l", "look around"), lambda r: [verbs.look(r.actor)], help="look around"),
+    # "look north" looks around: what lies that way is seen from here, if anything is.
+    CommandKind(
+        "look", ("look", "l", "look around", "look DIR", "l DIR"), lambda r: [verbs.look(r.actor)], help="look around"
+    ),
     CommandKind(
         "examine",
         ("examine OBJ", "x OBJ", "look at OBJ", "l at OBJ", "inspect OBJ", "describe OBJ", "check OBJ", "look OBJ"),
@@ -334,9 +435,12 @@ GRAMMAR: tuple[CommandKind, ...] = (
             "get OBJ out of OBJ2",
             "take OBJ off OBJ2",
             "get OBJ off OBJ2",
+            "pick OBJ up from OBJ2",
+            "pick up OBJ from OBJ2",
         ),
         _remove,
         scope="takeable",
+        scope2="holder",
         many=True,
     ),
     CommandKind("drop", ("drop OBJ", "put down OBJ", "put OBJ down", "discard OBJ"), _drop, scope="held", many=True),
@@ -386,15 +490,21 @@ GRAMMAR: tuple[CommandKind, ...] = (
     CommandKind("open", ("open OBJ",), _each(verbs.open_), scope="reachable"),
     CommandKind("open with", ("open OBJ with OBJ2",), _open_with, scope="reachable", scope2="held"),
     CommandKind("close", ("close OBJ", "shut OBJ"), _each(verbs.close), scope="reachable"),
-    CommandKind("lock", ("lock OBJ", "lock OBJ with OBJ2"), _each(verbs.lock), scope="reachable", scope2="held"),
+    CommandKind("lock", ("lock OBJ", "lock OBJ with OBJ2"), _keyed(verbs.lock), scope="reachable", scope2="held"),
     CommandKind(
-        "unlock", ("unlock OBJ", "unlock OBJ with OBJ2"), _each(verbs.unlock), scope="reachable", scope2="held"
+        "unlock", ("unlock OBJ", "unlock OBJ with OBJ2"), _keyed(verbs.unlock), scope="reachable", scope2="held"
     ),
-    CommandKind("light", ("light OBJ", "burn OBJ", "ignite OBJ"), _each(verbs.light), scope="reachable"),
+    CommandKind(
+        "light",
+        ("light OBJ", "burn OBJ", "ignite OBJ", "light OBJ with OBJ2", "burn OBJ with OBJ2"),
+        _lighting(verbs.light, verbs.switch_on),
+        scope="reachable",
+        scope2="held",
+    ),
     CommandKind(
         "extinguish",
-        ("extinguish OBJ", "put out OBJ", "put OBJ out", "blow out OBJ", "douse OBJ", "snuff OBJ"),
-        _each(verbs.extinguish),
+        ("extinguish OBJ", "put out OBJ", "put OBJ out", "blow out OBJ", "blow OBJ out", "douse OBJ", "snuff OBJ"),
+        _lighting(verbs.extinguish, verbs.switch_off),
         scope="reachable",
     ),
     CommandKind(
@@ -420,6 +530,7 @@ GRAMMAR: tuple[CommandKind, ...] = (
         ("fill OBJ", "fill OBJ with OBJ2", "fill OBJ from OBJ2", "fill OBJ at OBJ2", "fill OBJ in OBJ2"),
         _fill,
         scope="held",
+        scope2="source",
     ),
     CommandKind(
         "pour",
@@ -461,11 +572,8 @@ GRAMMAR: tuple[CommandKind, ...] = (
         scope2="actor",
     ),
     CommandKind("shake", ("shake OBJ",), _gesture("shake", "[agent/s] [shake/v] [direct/o]"), scope="reachable"),
-    CommandKind(
-        "wave",
-        ("wave", "wave OBJ", "wave at OBJ", "wave to OBJ"),
-        _gesture("wave", "[agent/s] [wave/v] at [direct/o]"),
-    ),
+    CommandKind("wave", ("wave", "wave OBJ", "brandish OBJ"), _gesture("wave", "[agent/s] [wave/v] [direct/o]")),
+    CommandKind("wave at", ("wave at OBJ", "wave to OBJ"), _gesture("wave", "[agent/s] [wave/v] at [direct/o]")),
     CommandKind(
         "strike",
         (
@@ -480,7 +588,7 @@ GRAMMAR: tuple[CommandKind, ...] = (
             "attack OBJ with OBJ2",
             "smash OBJ with OBJ2",
         ),
-        _with_second("strike", "[agent/s] [strike/v] [direct/o]"),
+        _with_second("strike", "[agent/s] [strike/v] [direct/o]", "with [indirect/o]"),
         scope="reachable",
         scope2="held",
     ),
@@ -488,7 +596,7 @@ GRAMMAR: tuple[CommandKind, ...] = (
     CommandKind(
         "free",
         ("free OBJ", "release OBJ", "untie OBJ", "free OBJ from OBJ2", "release OBJ from OBJ2"),
-        _with_second("free", "[agent/s] [free/v] [direct/o]"),
+        _with_second("free", "[agent/s] [free/v] [direct/o]", "from [indirect/o]"),
         scope="reachable",
     ),
     CommandKind(
@@ -512,7 +620,7 @@ GRAMMAR: tuple[CommandKind, ...] = (
         ("leave", "exit", "get out", "climb out", "get out of OBJ", "climb out of OBJ", "exit OBJ", "leave OBJ"),
         _leave,
     ),
-    CommandKind("go", ("go DIR", "walk DIR", "run DIR", "head DIR", "move DIR", "DIR"), _go),
+    CommandKind("go", ("go DIR", "walk DIR", "run DIR", "head DIR", "move DIR", "climb DIR", "DIR"), _go),
     CommandKind("wander", ("wander", "roam", "stroll", "walk around", "wander around"), _wander),
     CommandKind(
         "wait",
@@ -523,7 +631,12 @@ GRAMMAR: tuple[CommandKind, ...] = (
         "freeze", ("freeze", "stand still", "hold still"), _gesture("freeze", "", alone="[agent/s] [freeze/v]")
     ),
     CommandKind("inventory", ("inventory", "i", "inv"), lambda r: [verbs.inventory(r.actor)]),
-    CommandKind("say", ("say TEXT", "shout TEXT", "yell TEXT", "tell OBJ TEXT", "say TEXT to OBJ"), _say),
+    CommandKind(
+        "say",
+        ("say TEXT", "shout TEXT", "yell TEXT", "tell OBJ TEXT", "say TEXT to OBJ", "shout TEXT to OBJ"),
+        _say,
+        scope="actor",
+    ),
     CommandKind("laugh", ("laugh", "giggle", "chuckle"), _gesture("laugh", "", alone="[agent/s] [laugh/v]")),
     CommandKind("cry", ("cry", "sob", "weep"), _gesture("cry", "", alone="[agent/s] [cry/v]")),
     CommandKind("smile", ("smile", "grin", "smile at OBJ"), _gesture("smile", "[agent/s] [smile/v] at [direct/o]")),

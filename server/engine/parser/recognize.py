@@ -3,20 +3,28 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Sequence
+import re
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from server.engine.actions.action import Action
-from server.engine.parser.grammar import GRAMMAR, CommandKind, Request, Scope
+from server.engine.english.nouns import plural
+from server.engine.parser.grammar import GRAMMAR, SLOTS, CommandKind, Request, Scope, verb_of
 from server.engine.parser.words import (
     ALL_WORDS,
+    ANSWER_FILLERS,
     ARTICLES,
     CONJUNCTIONS,
     DIRECTIONS,
+    EXCEPT_WORDS,
+    MAX_WORDS,
     OWNER_WORDS,
     PRONOUNS,
     SELF_WORDS,
-    words_of,
+    Token,
+    plain,
+    tokens_of,
+    unquoted,
 )
 from server.engine.world.items import Room
 from server.engine.world.perception import Perception
@@ -40,6 +48,28 @@ class Understood:
     kind: CommandKind
     actions: tuple[Action, ...]
     memory: Memory
+    objects: tuple[str, ...] = ()
+    """What the command is about (OBJ), and the second thing it names (OBJ2), as resolved."""
+    second: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """One way a command's words fit one word order of the grammar: the words each slot took."""
+
+    kind: CommandKind
+    pattern: tuple[str, ...]
+    slots: Mapping[str, tuple[str, ...]]
+    text: str | None = None
+    """The free text (TEXT) exactly as typed, brackets and all."""
+
+    @property
+    def verb(self) -> str:
+        return verb_of(self.pattern)
+
+
+Choices = Mapping[tuple[str, int], tuple[str, ...]]
+"""Answers already given: (slot, which listed phrase of it) -> the things chosen."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,12 +77,16 @@ class Clarify:
     """An ambiguous name: the question to ask, and what is needed to finish once it is answered."""
 
     question: str
-    kind: CommandKind
-    slots: dict[str, list[str]]
+    reading: Reading
     slot: str
+    phrase: int
     candidates: tuple[str, ...]
-    chosen: dict[str, str] = field(default_factory=dict)
-    """Slots already settled by earlier answers."""
+    chosen: Choices = field(default_factory=dict)
+    """Phrases already settled by earlier answers."""
+
+    @property
+    def kind(self) -> CommandKind:
+        return self.reading.kind
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,7 +100,9 @@ Parsed = Understood | Clarify | NotUnderstood
 
 
 class _Unresolved(Exception):
-    """A slot's words name nothing usable; carries the message. Caught inside the recognizer only."""
+    """A slot's words name nothing usable; carries the message. Caught inside the recognizer only.
+
+    `rank` orders the messages of different readings of one command: the most telling one is shown."""
 
     def __init__(self, message: str, rank: int) -> None:
         super().__init__(message)
@@ -75,10 +111,25 @@ class _Unresolved(Exception):
 
 
 class _Ambiguous(Exception):
-    def __init__(self, slot: str, candidates: tuple[str, ...]) -> None:
+    """A phrase fits several things equally well: which slot, which phrase of its list, and the candidates."""
+
+    def __init__(self, slot: str, phrase: int, candidates: tuple[str, ...]) -> None:
         super().__init__(slot)
         self.slot = slot
+        self.phrase = phrase
         self.candidates = candidates
+
+
+@dataclass(frozen=True, slots=True)
+class _Context:
+    """What resolving one reading needs at hand."""
+
+    reading: Reading
+    actor: str
+    sight: Perception
+    memory: Memory
+    present: tuple[str, ...]
+    chosen: Choices
 
 
 @dataclass
@@ -88,43 +139,63 @@ class Recognizer:
     world: WorldState
     grammar: Sequence[CommandKind] = GRAMMAR
     lexicon: frozenset[str] = field(init=False)
-    _item_words: frozenset[str] = field(init=False)
+    _item_words: dict[str, frozenset[str]] = field(init=False)
+    _all_item_words: frozenset[str] = field(init=False)
+    _plurals: dict[str, str] = field(init=False)
+    _heads: frozenset[str] = field(init=False)
 
     def __post_init__(self) -> None:
-        words: set[str] = set(ARTICLES | PRONOUNS | SELF_WORDS | ALL_WORDS | CONJUNCTIONS | OWNER_WORDS)
+        words: set[str] = set(ARTICLES | PRONOUNS | SELF_WORDS | ALL_WORDS | EXCEPT_WORDS | CONJUNCTIONS | OWNER_WORDS)
         words.update(DIRECTIONS)
         for kind in self.grammar:
             words.update(kind.literal_words())
-        self._item_words = frozenset(w for item in self.world.items.values() for w in item.words())
-        self.lexicon = frozenset(words | self._item_words)
+        self._item_words = {tag: item.words() for tag, item in self.world.items.items()}
+        self._all_item_words = frozenset(w for found in self._item_words.values() for w in found)
+        known = words | self._all_item_words
+        # "keys" names every key. Only things have plurals here: the plural of "me" is "us", of no use.
+        self._plurals = {}
+        for tag, item in self.world.items.items():
+            if item.kind in ("thing", "door", "substance"):
+                for word in self._item_words[tag]:
+                    for form in (plural(word), word + "s"):
+                        if form not in known:
+                            self._plurals.setdefault(form, word)
+        self.lexicon = frozenset(known | self._plurals.keys())
+        self._heads = frozenset(
+            pattern[0] for kind in self.grammar for pattern in kind.tokens if not pattern[0].isupper()
+        )
 
     # -- entry points -------------------------------------------------------------------------------
 
     def recognize(
         self, command: str, actor: str, sight: Perception, memory: Memory, rng: random.Random | None = None
     ) -> Parsed:
-        words = words_of(command)
-        if not words:
+        command = plain(command)
+        tokens = tokens_of(command)
+        words = [token.text for token in tokens]
+        if not any(unquoted(word) != [","] and unquoted(word) for word in words):
             return NotUnderstood("Say what you want to do.")
-        matches = list(self._matches(words))
-        free = {i for kind, slots in matches for name, span in slots.items() if name in ("TEXT", "WORD") for i in span}
-        unknown = [w for i, w in enumerate(words) if w not in self.lexicon and i not in free and not w.startswith('"')]
+        if len(words) > MAX_WORDS:
+            return NotUnderstood("That is too long a command for me; try saying it in fewer words.")
+        readings = list(self._readings(command, tokens))
+        free = {i for _, spans in readings for name, span in spans.items() if name in ("TEXT", "WORD") for i in span}
+        unknown = [w for i, w in enumerate(words) if i not in free and not w.startswith('"') and not self._known(w)]
         if unknown:
             return NotUnderstood(f'I don\'t know the word "{unknown[0]}".')
-        if not matches:
+        if not readings:
             return NotUnderstood(self._not_a_command(words))
         best: _Unresolved | None = None
-        for kind, spans in matches:
-            slots = {name: [words[i] for i in span] for name, span in spans.items()}
+        for reading, _ in readings:
             try:
-                return self._finish(kind, slots, actor, sight, memory, rng)
+                return self._finish(reading, actor, sight, memory, rng)
             except _Unresolved as failure:
                 if best is None or failure.rank > best.rank:
                     best = failure
             except _Ambiguous as question:
-                return Clarify(self._question(question.candidates), kind, slots, question.slot, question.candidates)
+                return self._clarify(reading, question, {})
         assert best is not None
-        return NotUnderstood(best.message)
+        # "look at" reads as looking at something called "at"; that it stops short is the likelier trouble.
+        return NotUnderstood(self._cut_short(words, lead_in=False) or best.message)
 
     def answer(
         self,
@@ -135,79 +206,120 @@ class Recognizer:
         memory: Memory,
         rng: random.Random | None = None,
     ) -> Parsed | None:
-        """Finish an ambiguous command with the player's answer; None if the reply is not an answer."""
-        words = [w for w in words_of(reply) if w not in ARTICLES]
+        """Finish an ambiguous command with the player's answer; None if the reply is not an answer (it is
+        then a new command). A reply that still fits several of the candidates is asked about again."""
+        words = [w for token in tokens_of(plain(reply)) for w in unquoted(token.text)]
+        words = [w for w in words if w not in ARTICLES and w not in ANSWER_FILLERS and w not in CONJUNCTIONS]
         if not words:
             return None
-        chosen = [tag for tag in pending.candidates if set(words) <= self.world.items[tag].words()]
-        if len(chosen) != 1:
-            return None
-        chosen_slots = {**pending.chosen, pending.slot: chosen[0]}
+        if set(words) <= ALL_WORDS and pending.kind.many:
+            chosen = pending.candidates
+        elif set(words) <= {"either", "any", "whichever"}:
+            chosen = pending.candidates[:1]
+        else:
+            fitting = tuple(t for t in pending.candidates if set(words) <= self._item_words[t])
+            if not fitting:
+                return None
+            chosen = self._narrowed(fitting, words)
+            if len(chosen) > 1:
+                return Clarify(
+                    self._question(chosen), pending.reading, pending.slot, pending.phrase, chosen, pending.chosen
+                )
+        choices = {**pending.chosen, (pending.slot, pending.phrase): chosen}
         try:
-            return self._finish(pending.kind, pending.slots, actor, sight, memory, rng, chosen_slots)
+            return self._finish(pending.reading, actor, sight, memory, rng, choices)
         except _Unresolved as failure:
             return NotUnderstood(failure.message)
         except _Ambiguous as question:
-            return Clarify(
-                self._question(question.candidates),
-                pending.kind,
-                pending.slots,
-                question.slot,
-                question.candidates,
-                chosen_slots,
-            )
+            return self._clarify(pending.reading, question, choices)
 
     # -- matching words to patterns -----------------------------------------------------------------
 
-    def _matches(self, words: list[str]) -> Iterator[tuple[CommandKind, dict[str, list[int]]]]:
+    def _readings(self, command: str, tokens: list[Token]) -> Iterator[tuple[Reading, dict[str, list[int]]]]:
+        words = [token.text for token in tokens]
         found = []
-        for kind in self.grammar:
-            for pattern in kind.tokens:
-                for spans in _match(pattern, words, 0, 0):
-                    literals = sum(1 for p in pattern if not p.isupper())
-                    found.append((-literals, len(found), kind, spans))
+        for order, (kind, pattern) in enumerate((k, p) for k in self.grammar for p in k.tokens):
+            for spans in _match(pattern, words, 0, 0):
+                literals = sum(1 for p in pattern if not p.isupper())
+                found.append((-literals, order, kind, pattern, spans))
         # Patterns that account for more of the words literally are the more specific readings.
-        for _, _, kind, spans in sorted(found, key=lambda f: (f[0], f[1])):
-            yield kind, spans
+        for _, _, kind, pattern, spans in sorted(found, key=lambda f: (f[0], f[1])):
+            slots = {name: tuple(words[i] for i in span) for name, span in spans.items()}
+            text = _free_text(command, tokens, spans["TEXT"]) if "TEXT" in spans else None
+            yield Reading(kind, pattern, slots, text), spans
+
+    def _known(self, word: str) -> bool:
+        if word in self.lexicon or word.isdigit():
+            return True
+        # "the boy's ball": a possessive of anything nameable
+        return word.endswith("'s") and word[:-2] in self._all_item_words
 
     def _not_a_command(self, words: list[str]) -> str:
+        """Why nothing fits: a command that stops short of its last slot is asked about; else not understood."""
+        cut_short = self._cut_short(words)
+        if cut_short:
+            return cut_short
+        if words[0].startswith('"'):
+            return 'To say something, begin with "say": say "hello".'
+        if words[0] not in self._heads and words[0] not in DIRECTIONS:
+            return f'"{words[0]}" is not a verb I know.'
+        return "I don't understand that."
+
+    def _cut_short(self, words: list[str], *, lead_in: bool = True) -> str | None:
+        """ "What do you want to take?" for a command that stops where a pattern's last slot would begin;
+        "What do you want to give the bread to?" for one that stops before the word leading to it too, when
+        only one such word could follow ("put the bread" might go in or on: that is not asked). The second
+        is a guess, made only when `lead_in`."""
+        typed = " ".join(w for w in words if w != ",")
+        missing: set[str] = set()
         for kind in self.grammar:
             for pattern in kind.tokens:
-                head = [p for p in pattern if not p.isupper()]
-                if (
-                    pattern[-1] in ("OBJ", "OBJ2")
-                    and words == list(pattern[: len(words)])
-                    and words == head[: len(words)]
-                ):
-                    return f"What do you want to {' '.join(words)}?"
-        return "I don't understand that."
+                # "give OBJ2 OBJ" cut short is "give the mime": that one stops where it should not.
+                if len(pattern) < 2 or pattern[-1] not in SLOTS or {pattern[-2], pattern[-1]} <= {"OBJ", "OBJ2"}:
+                    continue
+                if next(_match(pattern[:-1], words, 0, 0), None) is not None:
+                    verb = verb_of((*pattern[:-1], "OBJ")) if len(words) == 1 else typed
+                    if pattern[-1] == "DIR":
+                        return f"Which way do you want to {verb}?"
+                    return f"What do you want to {verb}?"
+                leads_in = (
+                    len(pattern) > 2 and not pattern[-2].isupper() and pattern[-3] in SLOTS and pattern[-2] not in words
+                )
+                if lead_in and leads_in and next(_match(pattern[:-2], words, 0, 0), None) is not None:
+                    missing.add(pattern[-2])
+                if len(words) == 1 and pattern[0] == words[0] and pattern[1] in ("OBJ", "OBJ2"):
+                    missing.add("")
+        if len(missing) == 1:
+            return f"What do you want to {' '.join((typed, *missing)).strip()}?"
+        return None
 
     # -- resolving names to items ---------------------------------------------------------------------
 
     def _finish(
         self,
-        kind: CommandKind,
-        slots: dict[str, list[str]],
+        reading: Reading,
         actor: str,
         sight: Perception,
         memory: Memory,
         rng: random.Random | None,
-        chosen: dict[str, str] | None = None,
+        chosen: Choices | None = None,
     ) -> Understood:
-        present = self._present(actor, sight)
-        chosen = chosen or {}
+        kind, slots = reading.kind, reading.slots
+        context = _Context(reading, actor, sight, memory, self._present(actor, sight), chosen or {})
         objects: tuple[str, ...] = ()
         second = None
-        if "OBJ" in chosen:
-            objects = (chosen["OBJ"],)
-        elif "OBJ" in slots:
-            objects = self._resolve(slots["OBJ"], "OBJ", kind.scope, kind.many, actor, sight, memory, present)
-        if "OBJ2" in chosen:
-            second = chosen["OBJ2"]
-        elif "OBJ2" in slots:
-            second = self._resolve(slots["OBJ2"], "OBJ2", kind.scope2, False, actor, sight, memory, present)[0]
+        # "take all from the box", "put everything in the box": what "all" means depends on the box, so the
+        # box is found first.
+        if "OBJ2" in slots and "OBJ" in slots and _starts_with_all(slots["OBJ"]):
+            second = self._resolve_one(context, "OBJ2", kind.scope2, ())
+            within = second if kind.scope2 == "holder" else None
+            objects = self._resolve(context, "OBJ", kind.scope, kind.many, within, exclude=second)
+        else:
+            if "OBJ" in slots:
+                objects = self._resolve(context, "OBJ", kind.scope, kind.many, None)
+            if "OBJ2" in slots:
+                second = self._resolve_one(context, "OBJ2", kind.scope2, objects)
         direction = DIRECTIONS[slots["DIR"][0]] if "DIR" in slots else None
-        text = " ".join(slots["TEXT"]) if "TEXT" in slots else None
         word = slots["WORD"][0] if "WORD" in slots else None
         request = Request(
             actor=actor,
@@ -216,99 +328,278 @@ class Recognizer:
             second=second,
             direction=direction,
             word=word,
-            text=text,
+            text=reading.text,
             rng=rng or random.Random(0),
         )
         actions = tuple(kind.build(request))
-        return Understood(kind, actions, self._remember(memory, objects, second))
+        several = "OBJ" in slots and self._names_several(slots["OBJ"])
+        return Understood(kind, actions, self._remember(memory, actor, objects, second, several), objects, second)
 
-    def _present(self, actor: str, sight: Perception) -> list[str]:
-        """What the actor can name now: what it sees, what it carries (even in the dark), and itself."""
+    def _present(self, actor: str, sight: Perception) -> tuple[str, ...]:
+        """What the actor can name now: itself, what it sees and what it carries (even in the dark), and
+        last the room it is in ("examine the cloakroom")."""
         world = self.world
-        found = [tag for tag in sight.visible_items(actor) if not isinstance(world.items[tag], Room)]
+        found = [actor]
+        for tag in sight.visible_items(actor):
+            if tag not in found and not isinstance(world.items[tag], Room):
+                found.append(tag)
         for tag in world.descendants(actor):
             if tag not in found:
                 found.append(tag)
-        return [actor, *found]
+        room = world.room_of(actor)
+        if room is not None:
+            found.append(room)
+        return tuple(found)
+
+    def _resolve_one(self, context: _Context, slot: str, scope: Scope, related: tuple[str, ...]) -> str:
+        found = self._resolve(context, slot, scope, False, None, related=related)
+        return found[0]
 
     def _resolve(
         self,
-        words: list[str],
+        context: _Context,
         slot: str,
         scope: Scope,
         many: bool,
-        actor: str,
-        sight: Perception,
-        memory: Memory,
-        present: list[str],
+        within: str | None,
+        *,
+        exclude: str | None = None,
+        related: tuple[str, ...] = (),
     ) -> tuple[str, ...]:
-        phrases = _split_list(words) if many else [words]
+        """The things a slot's words name. `within`: the second thing, when "all" means what it holds;
+        `exclude`: the second thing, which "all" never includes; `related`: the first things, when the
+        second is what holds them."""
+        words = context.reading.slots[slot]
+        # "all but the lamp and the keys" is one phrase: the list is what is left out.
+        phrases = [list(words)] if _starts_with_all(words) else _split_list(words)
+        if not phrases:
+            raise _Unresolved("Which thing do you mean?", 1)
         if len(phrases) > 1 and not many:
             raise _Unresolved("You can only do that with one thing at a time.", 2)
         found: list[str] = []
-        for phrase in phrases:
-            found.extend(self._resolve_phrase(phrase, slot, scope, many, actor, sight, memory, present))
+        for index, phrase in enumerate(phrases):
+            settled = context.chosen.get((slot, index))
+            if settled is not None and all(t in context.present for t in settled):
+                found.extend(settled)
+                continue
+            found.extend(self._resolve_phrase(context, phrase, slot, index, scope, many, within, exclude, related))
+        if not many and len(found) > 1:
+            raise _Unresolved("You can only do that with one thing at a time.", 2)
         return tuple(dict.fromkeys(found))
 
     def _resolve_phrase(
         self,
+        context: _Context,
         phrase: list[str],
         slot: str,
+        index: int,
         scope: Scope,
         many: bool,
-        actor: str,
-        sight: Perception,
-        memory: Memory,
-        present: list[str],
+        within: str | None,
+        exclude: str | None,
+        related: tuple[str, ...],
     ) -> list[str]:
-        words = [w for w in phrase if w not in ARTICLES]
+        words = [w for token in phrase for w in unquoted(token) if w not in ARTICLES]
         if not words:
             raise _Unresolved("Which thing do you mean?", 1)
         if len(words) == 1 and words[0] in PRONOUNS:
-            return self._pronoun(words[0], memory, present)
+            return self._pronoun(words[0], context)
         if len(words) == 1 and words[0] in SELF_WORDS:
-            return [actor]
-        if words[0] in ALL_WORDS and len(words) == 1:
+            return [context.actor]
+        if words[0] in ALL_WORDS:
             if not many:
                 raise _Unresolved("You can only do that with one thing at a time.", 2)
-            chosen = [t for t in present if t != actor and self._in_scope(t, scope, actor, sight) and self._listed(t)]
-            if not chosen:
-                raise _Unresolved("There is nothing here to do that with.", 3)
-            return chosen
-        owned = bool(OWNER_WORDS & set(words))
-        words = [w for w in words if w not in OWNER_WORDS]
-        if any(w in DIRECTIONS and w not in self._item_words for w in words):
+            return self._all(context, words[1:], scope, within, exclude)
+        owners, words = self._owners(words, context)
+        if not words:
+            raise _Unresolved("Which thing do you mean?", 1)
+        several = any(w in self._plurals and w not in self._all_item_words for w in words)
+        words = [self._plurals.get(w, w) if w not in self._all_item_words else w for w in words]
+        if any(w in DIRECTIONS and w not in self._all_item_words for w in words):
             raise _Unresolved("I don't understand that.", 0)
-        matching = [t for t in present if set(words) <= self.world.items[t].words()]
-        if owned:
-            matching = [t for t in matching if self.world.parent(t) == actor]
+        matching = [t for t in context.present if set(words) <= self._item_words[t]]
         if not matching:
-            raise _Unresolved(f"You see no {' '.join(words)} here.", 3)
-        preferred = [t for t in matching if self._in_scope(t, scope, actor, sight)] or matching
+            matching = self._holding_substance(words, context)
+        if owners is not None:
+            anyones = matching
+            matching = [t for t in matching if any(self.world.is_descendant(t, owner) for owner in owners)]
+            if anyones and not matching:
+                named = " ".join(words)
+                if owners == (context.actor,):
+                    raise _Unresolved(f"You have no {named}.", 3)
+                if len(owners) == 1:
+                    raise _Unresolved(f"The {self.world.items[owners[0]].called} has no {named}.", 3)
+                raise _Unresolved(f"No one here has that {named}.", 3)
+        if not matching:
+            raise _Unresolved(self._nothing_called(words, context), 3)
+        preferred = self._preferred(matching, context, scope, related)
+        if several:
+            if not many and len(preferred) > 1:
+                raise _Unresolved("You can only do that with one thing at a time.", 2)
+            return preferred
         if len(preferred) > 1:
-            exact = [t for t in preferred if " ".join(words) == self.world.items[t].called.lower()]
-            if len(exact) == 1:
-                return exact
-            raise _Ambiguous(slot, tuple(preferred))
+            narrowed = self._narrowed(tuple(preferred), words)
+            if len(narrowed) > 1:
+                raise _Ambiguous(slot, index, narrowed)
+            return list(narrowed)
         return preferred
 
-    def _listed(self, tag: str) -> bool:
+    def _preferred(self, matching: list[str], context: _Context, scope: Scope, related: tuple[str, ...]) -> list[str]:
+        """Of the things a phrase fits, those the command is likeliest about: in scope, then not the room."""
+        preferred = [t for t in matching if self._in_scope(t, scope, context, related)] or matching
+        return [t for t in preferred if not isinstance(self.world.items[t], Room)] or preferred
+
+    def _narrowed(self, candidates: tuple[str, ...], words: list[str]) -> tuple[str, ...]:
+        """One of several candidates, where the words settle it: the one they name exactly; or, when the
+        candidates cannot be told apart by name at all, any one of them."""
+        phrase = " ".join(words)
+        exact = [t for t in candidates if phrase in self._names(t)]
+        if len(exact) == 1:
+            return (exact[0],)
+        if len({self.world.items[t].called for t in candidates}) == 1:
+            return candidates[:1]
+        return candidates
+
+    def _names(self, tag: str) -> set[str]:
         item = self.world.items[tag]
-        return item.mention and item.kind in ("thing", "door")
+        return {name.lower() for name in (item.called, item.subsequent) if name}
 
-    def _pronoun(self, word: str, memory: Memory, present: list[str]) -> list[str]:
-        if word == "it" and memory.it in present:
-            return [memory.it]  # type: ignore[list-item]
-        if word in ("them", "they") and memory.them and all(t in present for t in memory.them):
-            return list(memory.them)
-        if word == "him" and memory.him in present:
-            return [memory.him]  # type: ignore[list-item]
-        if word == "her" and memory.her in present:
-            return [memory.her]  # type: ignore[list-item]
-        raise _Unresolved(f'I\'m not sure what "{word}" refers to.', 3)
+    def _all(
+        self, context: _Context, rest: list[str], scope: Scope, within: str | None, exclude: str | None
+    ) -> list[str]:
+        """ "all", "all the sacks", "everything but the lamp", "all from the box": the things in scope a
+        player would mean, never fixtures, people, the room, or what is worn (unless taking it off)."""
+        cut = next((i for i, w in enumerate(rest) if w in EXCEPT_WORDS), len(rest))
+        kept, excepted = [w for w in rest[:cut] if w not in ARTICLES and w != "of"], rest[cut + 1 :]
+        world, actor = self.world, context.actor
+        candidates = [
+            t
+            for t in context.present
+            if t not in (actor, within, exclude)
+            and world.items[t].kind in ("thing", "door")
+            and world.get(t, "mention", True)
+            and world.link(t) != "part_of"
+        ]
+        if within is not None:
+            candidates = [t for t in candidates if world.parent(t) == within]
+        elif scope == "takeable":
+            # Only what lies about: "take all" does not empty the containers in the room.
+            candidates = [t for t in candidates if world.parent(t) == world.parent(actor)]
+        if within is None or scope != "takeable":
+            # (What a bag one carries holds is out of the takeable scope, yet "take all from my bag" means it.)
+            candidates = [t for t in candidates if self._in_scope(t, scope, context, ())]
+        if scope == "held":
+            candidates = [t for t in candidates if world.link(t) != "on"]
+        if kept:
+            words = [self._plurals.get(w, w) if w not in self._all_item_words else w for w in kept]
+            candidates = [t for t in candidates if set(words) <= self._item_words[t]]
+        if excepted:
+            others = self._left_out(excepted, context)
+            candidates = [t for t in candidates if t not in others]
+        if not candidates:
+            verb = context.reading.verb
+            if scope == "held" and within is None:
+                raise _Unresolved(
+                    f"You have no {' '.join(kept)} to {verb}." if kept else f"You have nothing to {verb}.", 3
+                )
+            if scope == "worn" and within is None and not kept:
+                raise _Unresolved("You are wearing nothing.", 3)
+            where = f" in the {world.items[within].called}" if within else " here"
+            raise _Unresolved(f"There is nothing{where} to {verb}.", 3)
+        return candidates
 
-    def _in_scope(self, tag: str, scope: Scope, actor: str, sight: Perception) -> bool:
+    def _left_out(self, words: list[str], context: _Context) -> set[str]:
+        """What "all but…" leaves out: everything each listed phrase fits, with no question asked ("all but
+        the lamp" leaves out every lamp)."""
+        left: set[str] = set()
+        for phrase in _split_list(words):
+            named = [w for w in phrase if w not in ARTICLES]
+            if len(named) == 1 and named[0] in PRONOUNS:
+                left.update(self._pronoun(named[0], context))
+                continue
+            named = [self._plurals.get(w, w) if w not in self._all_item_words else w for w in named]
+            fits = [t for t in context.present if named and set(named) <= self._item_words[t]]
+            if not fits:
+                raise _Unresolved(self._nothing_called(named, context), 3)
+            left.update(fits)
+        return left
+
+    def _owners(self, words: list[str], context: _Context) -> tuple[tuple[str, ...] | None, list[str]]:
+        """Take the possessives out of a phrase: "my cloak", "his ball", "the boy's ball". Returns whose
+        things the phrase is narrowed to (None: anyone's) and the words left."""
+        owners: list[str] = []
+        narrowed = False
+        rest: list[str] = []
+        memory = context.memory
+        for position, word in enumerate(words):
+            last = position == len(words) - 1
+            if word in OWNER_WORDS and last and word != "her":
+                continue  # "take my": no name follows
+            if word in OWNER_WORDS and not last:
+                narrowed = True
+                if word == "my":
+                    owners.append(context.actor)
+                elif word == "his" and memory.him:
+                    owners.append(memory.him)
+                elif word == "her" and memory.her:
+                    owners.append(memory.her)
+                elif word == "its" and memory.it:
+                    owners.append(memory.it)
+                elif word == "their":
+                    owners.extend(memory.them)
+                else:
+                    # "his ball" with no "him" yet: any present man's ball will do.
+                    gender = {"his": "male", "her": "female"}.get(word)
+                    for tag in context.present:
+                        item = self.world.items[tag]
+                        if item.kind == "actor" and gender in (None, item.gender):
+                            owners.append(tag)
+            elif word.endswith("'s") and not last and word[:-2] in self._all_item_words:
+                narrowed = True
+                owners.extend(t for t in context.present if word[:-2] in self._item_words[t])
+            else:
+                rest.append(word)
+        return (tuple(owners) if narrowed else None), rest
+
+    def _holding_substance(self, words: list[str], context: _Context) -> list[str]:
+        """ "drink the water", "fill the bottle with water": a substance is named by what holds it here."""
         world = self.world
+        named = {t for t, item in world.items.items() if item.kind == "substance" and set(words) <= self._item_words[t]}
+        if not named:
+            return []
+        return [t for t in context.present if world.get(t, "contents") in named or world.get(t, "source_of") in named]
+
+    def _nothing_called(self, words: list[str], context: _Context) -> str:
+        """The message when a phrase names nothing present; a room seen across the way is only too far off."""
+        here = self.world.room_of(context.actor)
+        for tag in context.sight.visible_items(context.actor):
+            if tag != here and isinstance(self.world.items[tag], Room) and set(words) <= self._item_words[tag]:
+                return f"The {self.world.items[tag].called} is too far away for that."
+        return f"You see no {' '.join(words)} here."
+
+    def _pronoun(self, word: str, context: _Context) -> list[str]:
+        memory, present, world = context.memory, context.present, self.world
+        meant: list[str]
+        if word in ("them", "they"):
+            meant = [t for t in memory.them if t in present] or list(memory.them)
+        else:
+            last = {"it": memory.it, "him": memory.him, "her": memory.her}[word]
+            meant = [last] if last else []
+            if not meant and word != "it":
+                # No one named yet, but only one person here it could mean.
+                gender = "male" if word == "him" else "female"
+                people = [t for t in present if t != context.actor and world.items[t].gender == gender]
+                meant = people[:1] if len(people) == 1 and world.items[people[0]].kind == "actor" else []
+        if not meant:
+            raise _Unresolved(f'I\'m not sure what "{word}" refers to.', 3)
+        absent = [t for t in meant if t not in present]
+        if absent:
+            called = world.items[absent[0]].called
+            raise _Unresolved(f'"{word.capitalize()}" would be the {called}, which you cannot see now.', 3)
+        return meant
+
+    def _in_scope(self, tag: str, scope: Scope, context: _Context, related: tuple[str, ...]) -> bool:
+        world, actor, sight = self.world, context.actor, context.sight
         item = world.items[tag]
         if scope == "visible":
             return True
@@ -324,33 +615,59 @@ class Recognizer:
             return "on" in item.holds
         if scope == "enterable":
             return bool(world.get(tag, "enterable"))
+        if scope == "source":
+            return bool(world.get(tag, "source_of"))
+        if scope == "holder":
+            return any(world.parent(t) == tag for t in related)
         reachable = sight.can_reach(actor, tag)
         if scope == "reachable":
             return reachable
-        # takeable: within reach, not already one's own, not a person, not fixed in place
+        # takeable: within reach, not already one's own (even in a bag one carries), not a person, not fixed
         return (
             reachable
             and tag != actor
-            and world.parent(tag) != actor
+            and not world.is_descendant(tag, actor)
             and item.kind == "thing"
             and world.link(tag) != "part_of"
         )
 
-    def _remember(self, memory: Memory, objects: tuple[str, ...], second: str | None) -> Memory:
+    def _names_several(self, words: tuple[str, ...]) -> bool:
+        """Whether a phrase is a list, "all…" or a plural: "them" then means what it named."""
+        return any(w in CONJUNCTIONS or w in ALL_WORDS for w in words) or any(
+            w in self._plurals and w not in self._all_item_words for w in words
+        )
+
+    def _remember(
+        self, memory: Memory, actor: str, objects: tuple[str, ...], second: str | None, several: bool
+    ) -> Memory:
         it, them, him, her = memory.it, memory.them, memory.him, memory.her
-        for tag in (*objects, *((second,) if second else ())):
+        # The first thing acted on is the likeliest "it" next ("put the coin in the box. take it"), so it
+        # is remembered last.
+        for tag in (*((second,) if second else ()), *reversed(objects)):
+            if tag == actor:
+                continue
             item = self.world.items[tag]
             if item.kind == "actor" and item.gender == "male":
                 him = tag
             elif item.kind == "actor" and item.gender == "female":
                 her = tag
-            elif item.plural:
+            elif item.plural or (item.kind == "actor" and item.gender in ("nonbinary", "unknown")):
                 them = (tag,)
             else:
                 it = tag
-        if len(objects) > 1:
-            them = objects
+        if several or len(objects) > 1:
+            them = tuple(t for t in objects if t != actor)
         return Memory(it, them, him, her)
+
+    def _clarify(self, reading: Reading, question: _Ambiguous, chosen: Choices) -> Clarify:
+        return Clarify(
+            self._question(question.candidates),
+            reading,
+            question.slot,
+            question.phrase,
+            question.candidates,
+            chosen,
+        )
 
     def _question(self, candidates: tuple[str, ...]) -> str:
         names = [f"the {self.world.items[t].called}" for t in candidates]
@@ -370,19 +687,52 @@ def _match(pattern: tuple[str, ...], words: list[str], p: int, w: int) -> Iterat
             yield from _match(pattern, words, p + 1, w + 1)
         return
     if token in ("DIR", "WORD"):
-        if w < len(words) and (token == "WORD" or words[w] in DIRECTIONS):
+        if w < len(words) and (words[w] in DIRECTIONS if token == "DIR" else _SETTING.fullmatch(words[w])):
             for rest in _match(pattern, words, p + 1, w + 1):
                 yield {token: [w], **rest}
         return
-    last = p == len(pattern) - 1
-    for end in range(len(words), w, -1) if last else range(w + 1, len(words) + 1):
-        if last and end != len(words):
-            continue
-        for rest in _match(pattern, words, p + 1, end):
-            yield {token: list(range(w, end)), **rest}
+    if p == len(pattern) - 1:
+        # A last slot takes every word left.
+        if w < len(words) and _could_name(token, words[w:], last=True):
+            yield {token: list(range(w, len(words)))}
+        return
+    ends = range(w + 1, len(words) + 1)
+    # Before free text, the longest name that works is meant: "tell the dazed mime hello", not "tell the
+    # dazed" "mime hello".
+    for end in reversed(ends) if pattern[p + 1] == "TEXT" else ends:
+        if _could_name(token, words[w:end], last=False):
+            for rest in _match(pattern, words, p + 1, end):
+                yield {token: list(range(w, end)), **rest}
 
 
-def _split_list(words: list[str]) -> list[list[str]]:
+# A setting is a plain word: not quoted text, not a comma, and not "_the_x", which a template would read as a phrase.
+_SETTING = re.compile(r"[^\W_][\w'-]*")
+_NOT_LAST = ARTICLES | CONJUNCTIONS | OWNER_WORDS | EXCEPT_WORDS
+
+
+def _could_name(slot: str, words: list[str], *, last: bool) -> bool:
+    """Whether words could fill a slot at all: a name does not begin with "and" or end with "the". (A last
+    slot of only "the" is let through, to be asked about: "take the" is a command cut short.)"""
+    if slot not in ("OBJ", "OBJ2"):
+        return True
+    alone = len(words) == 1 and (last or words[0] in PRONOUNS)
+    return words[0] not in CONJUNCTIONS and (words[-1] not in _NOT_LAST or alone)
+
+
+def _starts_with_all(words: Sequence[str]) -> bool:
+    content = [w for w in words if w not in ARTICLES]
+    return bool(content) and content[0] in ALL_WORDS
+
+
+def _free_text(command: str, tokens: list[Token], span: list[int]) -> str:
+    """Free text exactly as typed: from just after the word before it to just before the word after it, so
+    brackets, @ signs and other punctuation stay."""
+    start = tokens[span[0] - 1].end if span[0] > 0 else 0
+    end = tokens[span[-1] + 1].start if span[-1] + 1 < len(tokens) else len(command)
+    return command[start:end].strip()
+
+
+def _split_list(words: Sequence[str]) -> list[list[str]]:
     phrases: list[list[str]] = [[]]
     for word in words:
         if word in CONJUNCTIONS:

@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
-ARTICLES = frozenset({"a", "an", "the", "some"})
+ARTICLES = frozenset({"a", "an", "the", "some", "any"})
 PRONOUNS = frozenset({"it", "them", "him", "her", "they"})
 SELF_WORDS = frozenset({"me", "myself", "self", "yourself"})
-ALL_WORDS = frozenset({"all", "everything", "every"})
+ALL_WORDS = frozenset({"all", "everything", "every", "each", "both"})
+EXCEPT_WORDS = frozenset({"except", "but", "besides"})
 CONJUNCTIONS = frozenset({"and", ","})
-OWNER_WORDS = frozenset({"my"})
+OWNER_WORDS = frozenset({"my", "his", "her", "its", "their"})
+"""Possessives that narrow a phrase to what someone has; "her" is an owner only when a noun follows it."""
+ANSWER_FILLERS = frozenset({"one", "ones", "i", "mean"})
+"""Words an answer to "Which do you mean…?" may carry that name nothing ("the brass one", "I mean the oil lamp")."""
 
 DIRECTIONS: dict[str, str] = {
     "n": "n",
@@ -40,12 +45,36 @@ DIRECTIONS: dict[str, str] = {
     "outside": "out",
 }
 
+MAX_WORDS = 100
+"""Longer commands are refused at once: no one types them, and matching every reading of one would be slow."""
+
+# Typographers' quotation marks and apostrophes count as the plain ones.
+_PLAIN = str.maketrans({"“": '"', "”": '"', "„": '"', "‘": "'", "’": "'"})
 _COMMAND_BREAK = re.compile(r'("[^"]*"?)|([;.])')
-_WORD = re.compile(r'"[^"]*"?|[\w\'-]+|,')
+# A word may carry inner apostrophes and hyphens ("boy's", "x-ray"); other punctuation is no part of any word,
+# so "take lamp!" is "take lamp". Quoted text is one token: it is what someone says.
+_TOKEN = re.compile(r'"[^"]*"?|\w+(?:[\'-]\w+)*|,')
+_WORD = re.compile(r"\w+(?:['-]\w+)*")
+
+
+@dataclass(frozen=True, slots=True)
+class Token:
+    """A word of a command (lower-cased), quoted text (as typed, quotation marks included) or a comma, with
+    where it stands in the command, so free text can be taken exactly as typed."""
+
+    text: str
+    start: int
+    end: int
+
+
+def plain(text: str) -> str:
+    """The text with curly quotation marks and apostrophes made straight."""
+    return text.translate(_PLAIN)
 
 
 def split_commands(line: str) -> list[str]:
     """`;` and `.` separate commands, except inside quotation marks ("say "hi. bye"")."""
+    line = plain(line)
     commands: list[str] = []
     current: list[str] = []
     position = 0
@@ -62,9 +91,19 @@ def split_commands(line: str) -> list[str]:
     return [command.strip() for command in commands if command.strip()]
 
 
+def tokens_of(command: str) -> list[Token]:
+    """The command's tokens; `command` should already be plain()."""
+    return [
+        Token(found.group() if found.group().startswith('"') else found.group().lower(), found.start(), found.end())
+        for found in _TOKEN.finditer(command)
+    ]
+
+
 def words_of(command: str) -> list[str]:
     """Lower-cased words, with commas kept as words (they separate listed objects); quoted text stays whole."""
-    found = []
-    for word in _WORD.findall(command):
-        found.append(word if word.startswith('"') else word.lower())
-    return found
+    return [token.text for token in tokens_of(plain(command))]
+
+
+def unquoted(word: str) -> list[str]:
+    """The words inside a quoted token (lower-cased); a word that is not quoted stands for itself."""
+    return [found.lower() for found in _WORD.findall(word)] if word.startswith('"') else [word]
