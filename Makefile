@@ -15,7 +15,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 play: setup
-	$(BIN)/curveship play robbery
+	$(BIN)/curveship play cloak
 
 lint: setup
 	$(BIN)/ruff check .
