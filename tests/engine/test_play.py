@@ -280,3 +280,14 @@ def test_a_door_between_rooms_must_be_unlocked_and_opened_to_pass():
     entered = player.command("n").text
     assert "Study" in entered and "You see a globe and the oak door here." in entered
     assert "Hall" in player.command("s").text
+
+
+def test_room_headings_and_known_directions_in_a_description():
+    player, _ = play("cloak", ["w", "e"])
+    assert player.command("look").text.startswith("Foyer of the Opera House\n\nThis hall is grand")
+    player.command("spin room_headings off")
+    player.command("spin known_directions on")
+    told = player.command("look").text
+    assert told.startswith("This hall is grand")
+    # The cloakroom has been seen, the bar not: only the known way is named.
+    assert told.endswith("The cloakroom is toward the west.")
