@@ -19,6 +19,8 @@ play: setup
 
 lint: setup
 	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy server clients worlds spins
 
 test: setup lint
 	$(BIN)/pytest -n 2

@@ -62,14 +62,34 @@ def parse(argv: Sequence[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__.splitlines()[0])
     parser.add_argument("names", nargs="*", help=f"benchmarks to run (default all): {', '.join(every())}")
     parser.add_argument("--json", type=Path, metavar="FILE", help="also write the results to FILE as JSON")
-    parser.add_argument("--sizes", type=_sizes, default=defaults.sizes, metavar="N,N",
-                        help="synthetic story sizes in events (default 1000,10000)")
-    parser.add_argument("--tellings", type=int, default=defaults.tellings, metavar="N",
-                        help="tellings of the robbery per spin set (default 1000)")
-    parser.add_argument("--commands", type=int, default=defaults.commands, metavar="N",
-                        help="commands in the random play session (default 2000)")
-    parser.add_argument("--repeats", type=int, default=defaults.repeats, metavar="N",
-                        help="runs of each scaling measure; the fastest counts (default 5)")
+    parser.add_argument(
+        "--sizes",
+        type=_sizes,
+        default=defaults.sizes,
+        metavar="N,N",
+        help="synthetic story sizes in events (default 1000,10000)",
+    )
+    parser.add_argument(
+        "--tellings",
+        type=int,
+        default=defaults.tellings,
+        metavar="N",
+        help="tellings of the robbery per spin set (default 1000)",
+    )
+    parser.add_argument(
+        "--commands",
+        type=int,
+        default=defaults.commands,
+        metavar="N",
+        help="commands in the random play session (default 2000)",
+    )
+    parser.add_argument(
+        "--repeats",
+        type=int,
+        default=defaults.repeats,
+        metavar="N",
+        help="runs of each scaling measure; the fastest counts (default 5)",
+    )
     return parser.parse_args(argv)
 
 
@@ -83,8 +103,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     benches = chosen(options.names)
     about = machine()
-    print(f"curveship benchmarks — {about['date']}, Python {about['python']}, {about['cpus']} CPUs, "
-          f"{about['system']}")
+    print(f"curveship benchmarks — {about['date']}, Python {about['python']}, {about['cpus']} CPUs, {about['system']}")
     results: dict[str, Result] = {}
     for name, bench in benches.items():
         print(f"\n== {name}: {bench.summary}", flush=True)
@@ -94,8 +113,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(bench.report(results[name]))
         print(f"({duration(took)} in all)", flush=True)
     if options.json is not None:
-        document = {"machine": about, "settings": {"sizes": list(settings.sizes), "tellings": settings.tellings,
-                                                   "repeats": settings.repeats}, "results": results}
+        document = {
+            "machine": about,
+            "settings": {"sizes": list(settings.sizes), "tellings": settings.tellings, "repeats": settings.repeats},
+            "results": results,
+        }
         options.json.write_text(json.dumps(document, indent=2) + "\n", encoding="utf-8")
         print(f"\nwrote {options.json}")
     return 0

@@ -144,8 +144,16 @@ def _items(model: _Model, rng: random.Random, rooms: int, actors: int, things: i
         called = noun if index < len(_ACTORS) else f"{noun} {index // len(_ACTORS) + 1}"
         items.append(Actor(tag=tag, called=called, gender=gender, where=f"in {room}"))  # type: ignore[arg-type]
     for box, room in model.box_in.items():
-        items.append(Thing(tag=box, called=f"box in hall {model.rooms.index(room)}", where=f"in {room}", holds=("in",),
-                           open=True, prominence=0.8))
+        items.append(
+            Thing(
+                tag=box,
+                called=f"box in hall {model.rooms.index(room)}",
+                where=f"in {room}",
+                holds=("in",),
+                open=True,
+                prominence=0.8,
+            )
+        )
     boxes = list(model.box_in)
     for index in range(things):
         tag = f"@thing{index}"
@@ -160,8 +168,13 @@ def _items(model: _Model, rng: random.Random, rooms: int, actors: int, things: i
         model.place[tag] = place
         model.shine[tag] = 0
         items.append(
-            Thing(tag=tag, called=called, where=" ".join(place), prominence=rng.choice(_PROMINENCES),
-                  features={"shine": 0})
+            Thing(
+                tag=tag,
+                called=called,
+                where=" ".join(place),
+                prominence=rng.choice(_PROMINENCES),
+                features={"shine": 0},
+            )
         )
     return items
 
@@ -184,8 +197,9 @@ def _take(model: _Model, rng: random.Random, agent: str, room: str) -> Plan:
         return None
     thing = rng.choice(loose)
     model.place[thing] = ("of", agent)
-    action = Configure(verb="take", agent=agent, direct=thing, to=f"of {agent}",
-                       template="[agent/s] [pick/v] up [direct/o]")
+    action = Configure(
+        verb="take", agent=agent, direct=thing, to=f"of {agent}", template="[agent/s] [pick/v] up [direct/o]"
+    )
     return "configure", action, 1
 
 
@@ -197,12 +211,14 @@ def _drop(model: _Model, rng: random.Random, agent: str, room: str) -> Plan:
     box = model.box_of[room]
     if model.open[box] and rng.random() < 0.4:
         model.place[thing] = ("in", box)
-        action = Configure(verb="put", agent=agent, direct=thing, to=f"in {box}",
-                           template="[agent/s] [put/v] [direct/o] in [target/o]")
+        action = Configure(
+            verb="put", agent=agent, direct=thing, to=f"in {box}", template="[agent/s] [put/v] [direct/o] in [target/o]"
+        )
     else:
         model.place[thing] = ("in", room)
-        action = Configure(verb="drop", agent=agent, direct=thing, to=f"in {room}",
-                           template="[agent/s] [put/v] [direct/o] down")
+        action = Configure(
+            verb="drop", agent=agent, direct=thing, to=f"in {room}", template="[agent/s] [put/v] [direct/o] down"
+        )
     return "configure", action, 1
 
 
@@ -212,8 +228,9 @@ def _give(model: _Model, rng: random.Random, agent: str, room: str) -> Plan:
         return None
     thing, other = rng.choice(held), rng.choice(others)
     model.place[thing] = ("of", other)
-    action = Configure(verb="give", agent=agent, direct=thing, to=f"of {other}",
-                       template="[agent/s] [give/v] [direct/o] to [target/o]")
+    action = Configure(
+        verb="give", agent=agent, direct=thing, to=f"of {other}", template="[agent/s] [give/v] [direct/o] to [target/o]"
+    )
     return "configure", action, 1
 
 
@@ -357,11 +374,7 @@ def simulate_by_tenths(made: Synthetic) -> list[float]:
         simulation.advance(new_turn=simulation.tick == 0)
         while len(marks) <= len(bounds) and len(simulation.events) >= bounds[len(marks) - 1]:
             marks.append((len(simulation.events), time.perf_counter()))
-    return [
-        (end - start) / max(1, done - begun)
-        for (begun, start), (done, end) in pairwise(marks)
-        if done > begun
-    ]
+    return [(end - start) / max(1, done - begun) for (begun, start), (done, end) in pairwise(marks) if done > begun]
 
 
 def _measure_size(events: int, repeats: int) -> Result:
@@ -433,26 +446,54 @@ def report_scaling(result: Result) -> str:
     for key, label in MEASURES:
         shown = mebibytes if key == "peak_bytes" else duration
         work = result["call_ratios"].get(key)
-        rows.append([label, *(shown(found[key]) for found in measured), f"{result['ratios'][key]:.1f}",
-                     f"≤ {result['target']:.0f}", result["verdicts"][key], f"{work:.1f}" if work else ""])
+        rows.append(
+            [
+                label,
+                *(shown(found[key]) for found in measured),
+                f"{result['ratios'][key]:.1f}",
+                f"≤ {result['target']:.0f}",
+                result["verdicts"][key],
+                f"{work:.1f}" if work else "",
+            ]
+        )
     blank = ["", "", "", ""]
-    rows.append(["tell per sentence, default", *(duration(f["tell_s"] / max(1, f["sentences"])) for f in measured),
-                 *blank])
-    rows.append(["tell per sentence, spun", *(duration(f["tell_spun_s"] / max(1, f["sentences_spun"]))
-                                              for f in measured), *blank])
-    rows.append(["simulate per event, first / last tenth*",
-                 *(f"{duration(f['simulate_tenths_s'][0])} / {duration(f['simulate_tenths_s'][-1])}"
-                   for f in measured), *blank])
-    rows.append(["events / told / sentences", *(f"{f['events']:,} / {f['told']:,} / {f['sentences']:,}"
-                                                for f in measured), *blank])
-    rows.append(["spun: told / sentences", *(f"{f['told_spun']:,} / {f['sentences_spun']:,}" for f in measured),
-                 *blank])
+    rows.append(
+        ["tell per sentence, default", *(duration(f["tell_s"] / max(1, f["sentences"])) for f in measured), *blank]
+    )
+    rows.append(
+        [
+            "tell per sentence, spun",
+            *(duration(f["tell_spun_s"] / max(1, f["sentences_spun"])) for f in measured),
+            *blank,
+        ]
+    )
+    rows.append(
+        [
+            "simulate per event, first / last tenth*",
+            *(f"{duration(f['simulate_tenths_s'][0])} / {duration(f['simulate_tenths_s'][-1])}" for f in measured),
+            *blank,
+        ]
+    )
+    rows.append(
+        [
+            "events / told / sentences",
+            *(f"{f['events']:,} / {f['told']:,} / {f['sentences']:,}" for f in measured),
+            *blank,
+        ]
+    )
+    rows.append(
+        ["spun: told / sentences", *(f"{f['told_spun']:,} / {f['sentences_spun']:,}" for f in measured), *blank]
+    )
     world = result["world"]
-    title = (f"synthetic story: {world['rooms']} rooms, {world['actors']} actors, {world['things']} things; "
-             f"times are the fastest of {result['repeats']} runs")
-    note = ("† growth in function calls made (cProfile): the work done, which no other load on the machine "
-            "disturbs\n* each tenth of the events the fastest over the runs; equal when an event costs the same "
-            "however long the story has run")
+    title = (
+        f"synthetic story: {world['rooms']} rooms, {world['actors']} actors, {world['things']} things; "
+        f"times are the fastest of {result['repeats']} runs"
+    )
+    note = (
+        "† growth in function calls made (cProfile): the work done, which no other load on the machine "
+        "disturbs\n* each tenth of the events the fastest over the runs; equal when an event costs the same "
+        "however long the story has run"
+    )
     return title + "\n" + table(header, rows) + "\n" + note
 
 
@@ -493,13 +534,22 @@ def report_robbery(result: Result) -> str:
     rows = []
     for key, label in (("default", "default spin"), ("rotating", f"{len(result['spins'])} shipped spins in turn")):
         found = result[key]
-        rows.append([label, f"{found['count']:,}", duration(found["median_s"]), duration(found["p90_s"]),
-                     duration(found["p99_s"]), duration(found["total_s"])])
+        rows.append(
+            [
+                label,
+                f"{found['count']:,}",
+                duration(found["median_s"]),
+                duration(found["p90_s"]),
+                duration(found["p99_s"]),
+                duration(found["total_s"]),
+            ]
+        )
     return f"the robbery ({result['events']} events), one run, told again and again\n" + table(header, rows)
 
 
 BENCHMARKS = (
-    Benchmark("scaling", "simulate and tell a synthetic story at each size; growth against linear", scaling,
-              report_scaling),
+    Benchmark(
+        "scaling", "simulate and tell a synthetic story at each size; growth against linear", scaling, report_scaling
+    ),
     Benchmark("robbery", "tell the robbery many times: per-telling median, p90, p99", robbery, report_robbery),
 )

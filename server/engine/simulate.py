@@ -133,7 +133,7 @@ class Simulation:
         world, sight = self.world, self.sight
         event_id = len(self.events)
         room = world.room_of(action.agent)
-        parent = world.parent(action.direct) if action.direct in world.items else None
+        parent = world.parent(action.direct) if action.direct is not None and action.direct in world.items else None
         before = self._onlookers(action)
         surroundings = {actor: self._surroundings(actor) for actor in self.concepts}
 

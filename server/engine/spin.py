@@ -115,7 +115,9 @@ SPIN_FIELDS: tuple[str, ...] = Spin.__struct_fields__
 
 def allowed_values(field: str) -> str:
     """Describe what a spin field accepts, for error messages ("one of chronicle, retrograde, …")."""
-    info = {f.name: f.type for f in msgspec.inspect.type_info(Spin).fields}[field]
+    described = msgspec.inspect.type_info(Spin)
+    assert isinstance(described, msgspec.inspect.StructType)
+    info = {f.name: f.type for f in described.fields}[field]
     return _describe_type(info)
 
 

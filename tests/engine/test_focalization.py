@@ -16,6 +16,7 @@ from tests.helpers import sentences, tell
 
 # -- the robbery through each of its actors -----------------------------------------------------------------------
 
+
 def test_an_unknown_actor_is_something_and_is_introduced_only_when_first_seen():
     told = sentences(tell("robbery"))
     # The robber is seen by the guard through the one-way mirror before he ever sees the guard.
@@ -30,20 +31,32 @@ def test_an_unknown_actor_is_something_and_is_introduced_only_when_first_seen():
     [
         (
             "@teller",
-            ["The bank teller reads some deposit slips.", "She plays solitaire on her computer.",
-             "A twitchy man enters the lobby.", "The bank teller puts some fake money in a black bag."],
+            [
+                "The bank teller reads some deposit slips.",
+                "She plays solitaire on her computer.",
+                "A twitchy man enters the lobby.",
+                "The bank teller puts some fake money in a black bag.",
+            ],
             ["mask", "snoozing", "wakes up", "guard post", "street"],
         ),
         (
             "@robber",
-            ["A twitchy man puts on a Dora the Explorer mask.", "He leaves the street.",
-             "The bank teller puts something in a black bag."],
+            [
+                "A twitchy man puts on a Dora the Explorer mask.",
+                "He leaves the street.",
+                "The bank teller puts something in a black bag.",
+            ],
             ["deposit slips", "solitaire", "types", "snoozing", "wakes up", "money", "cries"],
         ),
         (
             "@guard",
-            ["A burly guard is snoozing.", "He wakes up.", "He sees a twitchy man.",
-             "The burly guard leaves the guard post.", "The bank teller puts something in a black bag."],
+            [
+                "A burly guard is snoozing.",
+                "He wakes up.",
+                "He sees a twitchy man.",
+                "The burly guard leaves the guard post.",
+                "The bank teller puts something in a black bag.",
+            ],
             ["deposit slips", "solitaire", "mask", "laughs", "waves", "brandishes", "money"],
         ),
     ],
@@ -70,6 +83,7 @@ def test_what_is_not_prominent_enough_across_a_view_is_something():
 
 # -- light, views and prominence in small worlds ----------------------------------------------------------------
 
+
 def place(glow: float, *events: tuple[str, str]) -> WorldDefinition:
     """A woman and a bat in a cave of the given glow, a man and his dog in a field that looks onto a yard where a
     cat and a mouse are; `events` are (agent, verb) pairs, one a tick."""
@@ -89,8 +103,9 @@ def place(glow: float, *events: tuple[str, str]) -> WorldDefinition:
         (tick, Behave(verb=verb, agent=agent, direct="@stone" if verb == "sniff" else None))
         for tick, (agent, verb) in enumerate(events, start=1)
     )
-    return WorldDefinition(name="places", title="Places", items=items, player="@eve", interactive=False,
-                           timeline=timeline)
+    return WorldDefinition(
+        name="places", title="Places", items=items, player="@eve", interactive=False, timeline=timeline
+    )
 
 
 CAVE = (("@bat", "flap"), ("@eve", "yawn"), ("@bat", "sniff"))
@@ -125,6 +140,7 @@ def test_a_sleeping_actor_perceives_nothing_beside_it():
 
 
 # -- what part is told: window, ellipsis, speed -------------------------------------------------------------------
+
 
 def test_window_tells_the_last_turn_the_last_n_turns_or_all():
     items = (

@@ -21,8 +21,9 @@ def knocking(*events: tuple[str, str]) -> WorldDefinition:
         (tick, Behave(verb="act", agent=agent, template=template))
         for tick, (agent, template) in enumerate(events, start=1)
     )
-    return WorldDefinition(name="porch", title="Porch", items=items, player="@hal", interactive=False,
-                           timeline=timeline)
+    return WorldDefinition(
+        name="porch", title="Porch", items=items, player="@hal", interactive=False, timeline=timeline
+    )
 
 
 KNOCK = ("@vic", "[agent/s] [knock/v]")

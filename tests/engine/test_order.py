@@ -26,6 +26,7 @@ def told_numbers(*spins: str, **settings: object) -> list[int]:
 
 # -- chronicle and retrograde -----------------------------------------------------------------------------------
 
+
 def test_chronicle_tells_events_as_they_happened():
     order = told_numbers(focalizer="@teller")
     assert order == sorted(order)
@@ -53,6 +54,7 @@ def test_retrograde_with_time_words_says_before_that():
 
 # -- achrony -----------------------------------------------------------------------------------------------------
 
+
 def test_achrony_tells_every_event_once_in_some_other_order():
     chronicle = told_numbers()
     shuffled = told_numbers(order="achrony")
@@ -76,6 +78,7 @@ def test_achrony_tells_an_event_after_a_later_one_in_the_past():
 
 
 # -- analepsis ---------------------------------------------------------------------------------------------------
+
 
 def test_analepsis_begins_in_the_middle_flashes_back_then_returns():
     order = told_numbers("flashback", focalizer="@teller")
@@ -124,6 +127,7 @@ def test_analepsis_of_too_short_a_story_is_a_chronicle():
 
 # -- syllepsis ---------------------------------------------------------------------------------------------------
 
+
 def test_syllepsis_by_place_gives_each_place_a_paragraph():
     vestibule, lobby, unplaced = paragraphs(tell("robbery", order="syllepsis", focalizer="@teller"))
     assert vestibule.startswith("In the vestibule, the bank teller reads some deposit slips. She counts")
@@ -153,12 +157,24 @@ def house(*events: tuple[str, str]) -> WorldDefinition:
     room = "@hall"
     for tick, (where, template) in enumerate(events, start=1):
         if where != room:
-            timeline.append((tick, Configure(verb="go", agent="@maid", direct="@maid", to=f"in {where}",
-                                             template="[agent/s] [walk/v] on", salience=0.1)))
+            timeline.append(
+                (
+                    tick,
+                    Configure(
+                        verb="go",
+                        agent="@maid",
+                        direct="@maid",
+                        to=f"in {where}",
+                        template="[agent/s] [walk/v] on",
+                        salience=0.1,
+                    ),
+                )
+            )
             room = where
         timeline.append((tick, Behave(verb="act", agent="@maid", template=template)))
-    return WorldDefinition(name="house", title="House", items=items, player="@maid", interactive=False,
-                           timeline=tuple(timeline))
+    return WorldDefinition(
+        name="house", title="House", items=items, player="@maid", interactive=False, timeline=tuple(timeline)
+    )
 
 
 def test_a_place_lead_is_left_out_when_the_first_sentence_names_the_place():
@@ -204,6 +220,7 @@ def test_syllepsis_groups_keep_each_groups_events_in_order():
 
 # -- time words --------------------------------------------------------------------------------------------------
 
+
 def kitchen(*events: tuple[str, int, str], lasting: int = 0) -> WorldDefinition:
     """(agent, tick, template) events; the first lasts `lasting` ticks."""
     items = (
@@ -212,12 +229,21 @@ def kitchen(*events: tuple[str, int, str], lasting: int = 0) -> WorldDefinition:
         Actor(tag="@lou", called="waiter", gender="male", where="in @kitchen"),
     )
     timeline = tuple(
-        (tick, Behave(verb="act", agent=agent, template=template, duration=lasting if index == 0 else 0,
-                      progressive=bool(lasting) and index == 0))
+        (
+            tick,
+            Behave(
+                verb="act",
+                agent=agent,
+                template=template,
+                duration=lasting if index == 0 else 0,
+                progressive=bool(lasting) and index == 0,
+            ),
+        )
         for index, (agent, tick, template) in enumerate(events)
     )
-    return WorldDefinition(name="kitchen", title="Kitchen", items=items, player="@kim", interactive=False,
-                           timeline=timeline)
+    return WorldDefinition(
+        name="kitchen", title="Kitchen", items=items, player="@kim", interactive=False, timeline=timeline
+    )
 
 
 def test_forward_time_words_take_turns():
@@ -268,8 +294,14 @@ def test_a_group_that_opens_with_a_look_is_headed_by_the_room_and_takes_no_lead(
         Room(tag="@hall", called="hall", sight="[this] [be/v] a long hall"),
         Actor(tag="@maid", called="maid", gender="female", where="in @hall"),
     )
-    world = WorldDefinition(name="h", title="H", items=items, player="@maid", interactive=False,
-                            timeline=((1, look("@maid")), (2, Behave(verb="yawn", agent="@maid"))))
+    world = WorldDefinition(
+        name="h",
+        title="H",
+        items=items,
+        player="@maid",
+        interactive=False,
+        timeline=((1, look("@maid")), (2, Behave(verb="yawn", agent="@maid"))),
+    )
     assert tell(world, order="syllepsis") == "Hall\n\nThis is a long hall. A maid yawns."
     told = tell(world, order="syllepsis", group_by="agent", time="after")
     assert told == "Hall\n\nThat was a long hall. A maid yawned."

@@ -26,11 +26,11 @@ def hall(*events: tuple[str, str]) -> WorldDefinition:
         (tick, Behave(verb="act", agent=agent, template=template))
         for tick, (agent, template) in enumerate(events, start=1)
     )
-    return WorldDefinition(name="hall", title="Hall", items=PEOPLE, player="@ann", interactive=False,
-                           timeline=timeline)
+    return WorldDefinition(name="hall", title="Hall", items=PEOPLE, player="@ann", interactive=False, timeline=timeline)
 
 
 # -- the narrator: I ---------------------------------------------------------------------------------------------
+
 
 def test_the_narrator_is_i_as_subject_and_me_as_object():
     told = sentences(tell("robbery", narrator="@robber"))
@@ -54,6 +54,7 @@ def test_a_narrating_teller_plays_solitaire_on_my_computer():
 
 
 # -- the narratee: you -------------------------------------------------------------------------------------------
+
 
 def test_the_narratee_is_you_with_your_and_yourself():
     world = hall(
@@ -96,6 +97,7 @@ def test_when_the_narrator_is_also_the_narratee_it_speaks_as_i():
 
 # -- we ----------------------------------------------------------------------------------------------------------
 
+
 def test_a_plural_narrator_is_we_us_our_ourselves():
     world = hall(
         ("@crew", "[agent/s] [be/v] hungry"),
@@ -114,6 +116,7 @@ def test_plural_actors_named_take_plural_verbs():
 
 
 # -- singular they -----------------------------------------------------------------------------------------------
+
 
 def test_singular_they_takes_plural_verbs_and_themself():
     world = hall(
@@ -138,6 +141,7 @@ def test_singular_they_and_plural_they_compete_for_the_pronoun():
 
 
 # -- reflexives and possessives ---------------------------------------------------------------------------------
+
 
 def test_an_object_that_is_its_clauses_subject_is_reflexive():
     world = hall(("@bob", "[agent/s] [see/v] [agent/o]"), ("@ann", "[agent/s] [see/v] [@bob/o]"))
@@ -211,8 +215,9 @@ def test_the_guards_pistol_when_his_would_be_unclear():
         (3, Behave(verb="shout", agent="@guard", template="[agent/s] [shout/v]")),
         (4, Behave(verb="drop", agent="@thief", template="[@guard's] pistol [fall/v]")),
     )
-    world = WorldDefinition(name="bank", title="Bank", items=items, player="@guard", interactive=False,
-                            timeline=timeline)
+    world = WorldDefinition(
+        name="bank", title="Bank", items=items, player="@guard", interactive=False, timeline=timeline
+    )
     assert tell(world) == (
         "A guard draws his pistol. A thief grabs the guard's pistol. The guard shouts. His pistol falls."
     )

@@ -49,17 +49,20 @@ def parlor(*events: Behave | tuple[str, str]) -> WorldDefinition:
         (tick, made if isinstance(made, Behave) else Behave(verb="act", agent=made[0], template=made[1]))
         for tick, made in enumerate(events, start=1)
     )
-    return WorldDefinition(name="parlor", title="Parlor", items=ITEMS, player="@ada", interactive=False,
-                           timeline=timeline)
+    return WorldDefinition(
+        name="parlor", title="Parlor", items=ITEMS, player="@ada", interactive=False, timeline=timeline
+    )
 
 
 def looking() -> WorldDefinition:
     timeline = ((1, look("@ada")), (2, Behave(verb="nod", agent="@cb")))
-    return WorldDefinition(name="parlor", title="Parlor", items=ITEMS, player="@ada", interactive=False,
-                           timeline=timeline)
+    return WorldDefinition(
+        name="parlor", title="Parlor", items=ITEMS, player="@ada", interactive=False, timeline=timeline
+    )
 
 
 # -- articles -----------------------------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize(
     ("tag", "expected"),
@@ -93,6 +96,7 @@ def test_adjectives_take_part_in_the_article():
 
 
 # -- names -------------------------------------------------------------------------------------------------------
+
 
 def test_a_proper_name_is_given_in_full_first_then_shorter():
     world = parlor(
@@ -132,6 +136,7 @@ def test_an_unknown_possessor_is_somethings():
 
 # -- descriptions and lists -------------------------------------------------------------------------------------
 
+
 def test_a_look_describes_the_room_and_lists_what_is_seen_with_the_serial_comma():
     assert tell(looking(), room_headings=False) == (
         "This is a dusty parlor. Ms. Ada Lovelace sees Charles, an egg, an urn, some tea, and a bag here. "
@@ -162,11 +167,25 @@ def test_two_things_are_listed_with_and_one_alone():
         Thing(tag="@box", called="box", where="in @cell", holds=("in",), open=True),
         Thing(tag="@bone", called="bone", where="in @box"),
     )
-    world = WorldDefinition(name="c", title="C", items=items, player="@ada", interactive=False,
-                            timeline=((1, look("@ada")),), spin={"room_headings": False})
+    world = WorldDefinition(
+        name="c",
+        title="C",
+        items=items,
+        player="@ada",
+        interactive=False,
+        timeline=((1, look("@ada")),),
+        spin={"room_headings": False},
+    )
     assert tell(world) == "A prisoner sees a cup, a bowl, and a box here. In the box, she sees a bone."
-    world = WorldDefinition(name="c", title="C", items=items[:4], player="@ada", interactive=False,
-                            timeline=((1, look("@ada")),), spin={"room_headings": False})
+    world = WorldDefinition(
+        name="c",
+        title="C",
+        items=items[:4],
+        player="@ada",
+        interactive=False,
+        timeline=((1, look("@ada")),),
+        spin={"room_headings": False},
+    )
     assert tell(world) == "A prisoner sees a cup and a bowl here."
 
 
@@ -176,13 +195,15 @@ def test_a_look_in_the_dark_says_so_and_nothing_more():
         Actor(tag="@ada", called="prisoner", gender="female", where="in @cellar"),
         Thing(tag="@rat", called="rat", where="in @cellar"),
     )
-    world = WorldDefinition(name="c", title="C", items=items, player="@ada", interactive=False,
-                            timeline=((1, look("@ada")),))
+    world = WorldDefinition(
+        name="c", title="C", items=items, player="@ada", interactive=False, timeline=((1, look("@ada")),)
+    )
     assert tell(world) == "Cellar\n\nIt is too dark to see."
     assert tell(world, time="after", narrator="@ada") == "Cellar\n\nIt was too dark to see."
 
 
 # -- discourse across tellings ----------------------------------------------------------------------------------
+
 
 def test_a_later_telling_continues_from_what_was_already_said():
     made = story("robbery")
@@ -202,8 +223,9 @@ def test_a_room_may_have_a_heading_of_its_own():
         Room(tag="@foyer", called="foyer", heading="Foyer of the Opera House"),
         Actor(tag="@ada", called="operagoer", gender="female", where="in @foyer"),
     )
-    world = WorldDefinition(name="f", title="F", items=items, player="@ada", interactive=False,
-                            timeline=((1, look("@ada")),))
+    world = WorldDefinition(
+        name="f", title="F", items=items, player="@ada", interactive=False, timeline=((1, look("@ada")),)
+    )
     assert tell(world) == "Foyer of the Opera House"
 
 
@@ -214,6 +236,13 @@ def test_a_fixture_is_seen_on_what_it_is_part_of():
         Thing(tag="@wall", called="wall", article="the", where="part_of @cloakroom", mention=False),
         Thing(tag="@hook", called="small brass hook", subsequent="hook", where="part_of @wall"),
     )
-    world = WorldDefinition(name="c", title="C", items=items, player="@ada", interactive=False,
-                            timeline=((1, look("@ada")),), spin={"room_headings": False})
+    world = WorldDefinition(
+        name="c",
+        title="C",
+        items=items,
+        player="@ada",
+        interactive=False,
+        timeline=((1, look("@ada")),),
+        spin={"room_headings": False},
+    )
     assert tell(world, narratee="@ada") == "On the wall, you see a small brass hook."

@@ -48,8 +48,13 @@ PARTY = WorldDefinition(
         Actor(tag="@kit", called="child", gender="nonbinary", where="in @den"),
         Actor(tag="@rex", called="old dog", where="in @den"),
         Actor(tag="@twins", called="twins", article="the", plural=True, where="in @den"),
-        Actor(tag="@ada", called="host", gender="female", where="in @porch",
-              proper=ProperName(given="Ada", family="Byron", title="Ms.")),
+        Actor(
+            tag="@ada",
+            called="host",
+            gender="female",
+            where="in @porch",
+            proper=ProperName(given="Ada", family="Byron", title="Ms."),
+        ),
         Thing(tag="@egg", called="egg", where="in @den"),
         Thing(tag="@umbrella", called="umbrella", where="in @porch", prominence=0.25),
         Thing(tag="@hourglass", called="hourglass", where="in @den"),
@@ -231,4 +236,3 @@ def test_every_actor_has_a_telling_under_the_plainest_and_the_fastest_spins():
     for actor in ROBBERY_ACTORS:
         for speed in (0.5, 1.0):
             assert told(ROBBERY, {"focalizer": actor, "speed": speed}).strip(), (actor, speed)
-

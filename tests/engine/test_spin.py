@@ -15,9 +15,18 @@ ROBBERY_ACTORS = ("@robber", "@teller", "@guard")
 
 # -- the shipped spins ----------------------------------------------------------------------------------------------
 
+
 def test_the_shipped_spins_include_the_2011_ones():
-    assert {"flashback", "hesitant", "memoir", "prophecy", "retrograde", "surprise", "told_and_focalized_by_guard",
-            "valley_girl"} <= set(spin_names())
+    assert {
+        "flashback",
+        "hesitant",
+        "memoir",
+        "prophecy",
+        "retrograde",
+        "surprise",
+        "told_and_focalized_by_guard",
+        "valley_girl",
+    } <= set(spin_names())
 
 
 @pytest.mark.parametrize("name", spin_names())
@@ -39,6 +48,7 @@ def test_every_shipped_spin_tells_the_robbery_through_every_actor(name, actor):
 
 
 # -- bad spin files ---------------------------------------------------------------------------------------------------
+
 
 def test_a_bad_value_in_a_spin_file_names_the_file_the_field_and_the_allowed_values(tmp_path):
     path = tmp_path / "sideways.toml"
@@ -104,6 +114,7 @@ def test_bad_values_say_what_the_field_allows(field, value, allowed):
 
 # -- key=value settings ---------------------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize(
     ("field", "text", "value"),
     [
@@ -133,7 +144,11 @@ def test_settings_text_is_read_as_the_fields_type(field, text, value):
 def test_settings_become_a_spin():
     spin = spun(Spin(), [], ["time=after", "filters=hesitant,surprise", "window=3", "narrator=none", "perfect=yes"])
     assert (spin.time, spin.filters, spin.window, spin.narrator, spin.perfect) == (
-        "after", ("hesitant", "surprise"), 3, None, True
+        "after",
+        ("hesitant", "surprise"),
+        3,
+        None,
+        True,
     )
 
 
@@ -146,6 +161,7 @@ def test_filters_none_clears_the_filters():
 
 
 # -- order of application -----------------------------------------------------------------------------------------
+
 
 def test_spins_apply_in_order_and_later_ones_win():
     assert spun(Spin(), ["prophecy", "memoir"], []).time == "after"

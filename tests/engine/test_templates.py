@@ -31,8 +31,7 @@ def hall(*templates: str | Modify, agent: str = "@ann") -> WorldDefinition:
         (tick, made if isinstance(made, Modify) else Behave(verb="act", agent=agent, template=made))
         for tick, made in enumerate(templates, start=1)
     )
-    return WorldDefinition(name="hall", title="Hall", items=ITEMS, player="@ann", interactive=False,
-                           timeline=timeline)
+    return WorldDefinition(name="hall", title="Hall", items=ITEMS, player="@ann", interactive=False, timeline=timeline)
 
 
 def say(template: str, **spin: object) -> str:
@@ -41,13 +40,20 @@ def say(template: str, **spin: object) -> str:
 
 # -- items: subject, object, possessive, the focalizer ------------------------------------------------------------
 
+
 def test_subject_and_object_slots():
     assert say("[@ann/s] [greet/v] [@bob/o]") == "An old woman greets a tall man."
 
 
 def test_agent_and_direct_roles():
-    world = WorldDefinition(name="h", title="H", items=ITEMS, player="@ann", interactive=False,
-                            timeline=((1, Behave(verb="lift", agent="@bob", direct="@egg")),))
+    world = WorldDefinition(
+        name="h",
+        title="H",
+        items=ITEMS,
+        player="@ann",
+        interactive=False,
+        timeline=((1, Behave(verb="lift", agent="@bob", direct="@egg")),),
+    )
     assert tell(world) == "A tall man lifts an egg."
 
 
@@ -78,6 +84,7 @@ def test_a_forced_pronoun():
 
 
 # -- verbs and their flags --------------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize(
     ("template", "time", "expected"),
@@ -119,6 +126,7 @@ def test_a_verb_after_words_of_its_own_agrees_with_them():
 
 # -- features -----------------------------------------------------------------------------------------------------
 
+
 def test_feature_words_tell_the_state_at_the_time():
     world = hall(
         "[@box/s] [be/v] [@box/open/a]",
@@ -135,6 +143,7 @@ def test_feature_words_for_light():
 
 
 # -- deictics, phrases, brackets, capitals --------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize(
     ("time", "expected"),
@@ -179,6 +188,7 @@ def test_a_sentence_gets_a_capital_and_a_stop_unless_it_has_one():
 
 # -- errors ---------------------------------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize(
     ("template", "message"),
     [
@@ -212,6 +222,7 @@ def test_a_template_naming_an_unknown_tag_is_an_error_when_told():
 
 # -- failures and refusals ----------------------------------------------------------------------------------------
 
+
 def failing(reason: Reason, *, times_tried: int = 1, refusal: Refusal | None = None) -> WorldDefinition:
     """The old woman tries to lift the egg, which fails for `reason` (or she refuses to, by `refusal`)."""
 
@@ -220,8 +231,15 @@ def failing(reason: Reason, *, times_tried: int = 1, refusal: Refusal | None = N
 
     lift = Behave(verb="lift", agent="@ann", direct="@egg", checks=() if refusal else (check,))
     timeline = tuple((tick, lift) for tick in range(1, times_tried + 1))
-    return WorldDefinition(name="f", title="F", items=ITEMS, player="@ann", interactive=False, timeline=timeline,
-                           refusals=(refusal,) if refusal else ())
+    return WorldDefinition(
+        name="f",
+        title="F",
+        items=ITEMS,
+        player="@ann",
+        interactive=False,
+        timeline=timeline,
+        refusals=(refusal,) if refusal else (),
+    )
 
 
 HEAVY = Reason("heavy", "[direct/s] [be/v] too heavy")

@@ -23,11 +23,13 @@ def garden(*templates: str, progressive: bool = False) -> WorldDefinition:
         (tick, Behave(verb="act", agent="@kim", template=template, progressive=progressive))
         for tick, template in enumerate(templates, start=1)
     )
-    return WorldDefinition(name="garden", title="Garden", items=items, player="@kim", interactive=False,
-                           timeline=timeline)
+    return WorldDefinition(
+        name="garden", title="Garden", items=items, player="@kim", interactive=False, timeline=timeline
+    )
 
 
 # -- the time of narrating and the aspects, on the teller's laugh ---------------------------------------------
+
 
 @pytest.mark.parametrize(
     ("time", "perfect", "progressive", "expected"),
@@ -74,6 +76,7 @@ def test_a_time_point_before_every_event_is_a_prophecy_and_after_every_event_a_m
 
 # -- out of order: anterior ------------------------------------------------------------------------------------
 
+
 def test_retrograde_told_afterwards_puts_each_earlier_event_in_the_pluperfect():
     told = sentences(tell("robbery", "retrograde", time="after"))
     assert told[:2] == ["A twitchy man died.", "Before that, he had fallen."]
@@ -97,6 +100,7 @@ def test_recalled_events_are_there_and_then_not_here_and_now():
 
 
 # -- the progressive: never for states -------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("time", ["before", "during", "after", 8.5])
 @pytest.mark.parametrize("perfect", [False, True])
@@ -131,6 +135,7 @@ def test_anterior_progressive_of_an_active_verb():
 
 # -- flags in templates -----------------------------------------------------------------------------------------
 
+
 def test_the_perfect_flag_on_one_verb_does_not_leak_to_the_next():
     world = garden("[agent/s] [finish/ed/v] [agent's] tea and [@lou/s] [laugh/v]")
     assert tell(world) == "A gardener has finished her tea and a postman laughs."
@@ -161,8 +166,14 @@ def test_a_look_at_someone_is_told_as_seeing_in_each_tense():
         Actor(tag="@kim", called="gardener", gender="female", where="in @garden"),
         Actor(tag="@lou", called="postman", gender="male", where="in @garden"),
     )
-    world = WorldDefinition(name="g", title="G", items=items, player="@kim", interactive=False,
-                            timeline=((1, SenseAction(verb="see", agent="@kim", direct="@lou")),))
+    world = WorldDefinition(
+        name="g",
+        title="G",
+        items=items,
+        player="@kim",
+        interactive=False,
+        timeline=((1, SenseAction(verb="see", agent="@kim", direct="@lou")),),
+    )
     assert [tell(world, time=t) for t in ("before", "during", "after")] == [
         "A gardener will see a postman.",
         "A gardener sees a postman.",

@@ -7,7 +7,7 @@ from dataclasses import replace
 
 from server.engine.actions.action import Action, Behave, Check, Configure, Modify, Reason, SenseAction
 from server.engine.english.words import direction_name
-from server.engine.world.items import Door, Room
+from server.engine.world.items import Door, Room, Sense
 from server.engine.world.perception import Perception
 from server.engine.world.state import WorldState
 
@@ -221,6 +221,8 @@ def open_(agent: str, item: str) -> Modify:
         return [look(agent, item, salience=0.4)] if inside else []
 
     return replace(_open(agent, item), entails=reveal)
+
+
 close = _setting("close", "open", False, "[agent/s] [close/v] [direct/o]", "[direct/s] [do/not/v] close")
 lock = _setting("lock", "locked", True, "[agent/s] [lock/v] [direct/o]", "[direct/s] [have/not/v] a lock")
 unlock = _setting("unlock", "locked", False, "[agent/s] [unlock/v] [direct/o]", "[direct/s] [have/not/v] a lock")
@@ -291,7 +293,7 @@ def look(
 SENSE_VERBS = {"hearing": "listen to", "smell": "smell", "taste": "taste", "touch": "touch"}
 
 
-def sense(agent: str, modality: str, item: str | None = None) -> SenseAction:
+def sense(agent: str, modality: Sense, item: str | None = None) -> SenseAction:
     """listen, smell, taste, touch (something, or the surroundings): told as what was sensed."""
     verb = SENSE_VERBS[modality]
     if item is None:
@@ -304,7 +306,7 @@ def sense(agent: str, modality: str, item: str | None = None) -> SenseAction:
         direct=item,
         modality=modality,
         template=template,
-        description=True,  # type: ignore[arg-type]
+        description=True,
     )
 
 
@@ -371,7 +373,8 @@ def go(
 def go_direction(agent: str, direction: str, world: WorldState, *, look_after: bool = True) -> Action:
     """Go the way an exit leads: through a door if there is one; a sentence instead of a room refuses."""
     room = world.room_of(agent)
-    exits = world.items[room].exits if room and isinstance(world.items[room], Room) else {}
+    place = world.items[room] if room else None
+    exits = place.exits if isinstance(place, Room) else {}
     way = exits.get(direction)
     if way is None:
         return Behave(

@@ -43,9 +43,7 @@ def _compose(item: Told, draft: Draft) -> Told:
         else:
             # "…unable to open the box because it is locked twice" would count the lock: the count leads.
             counted = f"{times(item.count)},"
-    opening = " ".join(
-        part for part in (item.lead, f"{item.time_word}," if item.time_word else "", counted) if part
-    )
+    opening = " ".join(part for part in (item.lead, f"{item.time_word}," if item.time_word else "", counted) if part)
     if opening and templates:
         templates[0] = (*parse(opening), Text(" "), *templates[0])
     return replace(item, templates=tuple(templates), heading=heading)
@@ -142,7 +140,7 @@ def _describe(event: Event, draft: Draft) -> tuple[list[tuple[Token, ...]], str]
         here += by_parent.pop(("of", ROOT), [])
         # A door stands in one of the rooms it joins, but is as much here, seen from the other side.
         for key in list(by_parent):
-            doors = [t for t in by_parent[key] if isinstance(items[t], Door) and looked in items[t].connects]
+            doors = [t for t in by_parent[key] if _joins(items[t], looked)]
             here += doors
             by_parent[key] = [t for t in by_parent[key] if t not in doors]
             if not by_parent[key]:
@@ -163,6 +161,10 @@ def _describe(event: Event, draft: Draft) -> tuple[list[tuple[Token, ...]], str]
     if is_room and draft.spin.known_directions:
         templates.extend(_directions(looked, draft))
     return templates, heading
+
+
+def _joins(item: Item, room: str) -> bool:
+    return isinstance(item, Door) and room in item.connects
 
 
 def _heading(room: Item) -> str:

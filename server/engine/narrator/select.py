@@ -18,9 +18,7 @@ def run(draft: Draft) -> Draft:
     told = tuple(
         Told(event=event)
         for event in (events[number] for number in draft.concept.events)
-        if event.turn >= first_turn
-        and event.id not in elided
-        and _salient(event, threshold)
+        if event.turn >= first_turn and event.id not in elided and _salient(event, threshold)
     )
     return replace(draft, told=told)
 

@@ -44,4 +44,3 @@ def _relation(before: Told, now: Told, rank: dict[int, int], forward: int) -> st
 def _described(item: Told, draft: Draft) -> bool:
     action = item.event.action
     return isinstance(action, SenseAction) and action.description and action.agent == draft.focalizer
-

@@ -16,7 +16,7 @@ from typing import Literal
 
 from server.engine.actions import verbs
 from server.engine.actions.action import Action, Modify, Reason
-from server.engine.world.items import Room
+from server.engine.world.items import Room, Sense
 from server.engine.world.state import WorldState
 
 Scope = Literal[
@@ -369,7 +369,7 @@ def _examine(r: Request) -> list[Action]:
     return [verbs.look(r.actor, None if isinstance(r.world.items[item], Room) else item) for item in r.objects]
 
 
-def _sense(modality: str) -> Builder:
+def _sense(modality: Sense) -> Builder:
     def build(r: Request) -> list[Action]:
         if not r.objects:
             return [verbs.sense(r.actor, modality)]
