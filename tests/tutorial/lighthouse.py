@@ -14,14 +14,8 @@ def snatch(action: Action, world: WorldState) -> list[Action]:
     if not set_down or not food or action.agent == "@gull":
         return []
     return [
-        Configure(
-            verb="snatch",
-            agent="@gull",
-            direct=action.direct,
-            to="of @gull",
-            template="[agent/s] [snatch/v] [direct/o] at once",
-            salience=0.8,
-        )
+        Configure(verb="snatch", agent="@gull", direct=action.direct, to="of @gull",
+                  template="[agent/s] [snatch/v] [direct/o] at once", salience=0.8)
     ]
 
 
@@ -57,73 +51,26 @@ ITEMS = (
 )
 
 TIMELINE = (
-    (
-        1,
-        Modify(
-            verb="light",
-            agent="@keeper",
-            direct="@lamp",
-            feature="lit",
-            value=True,
-            template="[agent/s] [light/v] [direct/o] with [@matches/o]",
-        ),
-    ),
+    (1, Modify(verb="light", agent="@keeper", direct="@lamp", feature="lit", value=True,
+               template="[agent/s] [light/v] [direct/o] with [@matches/o]")),
     (2, Behave(verb="preen", agent="@gull", template="[agent/s] [preen/v] [agent's] feathers")),
-    (
-        3,
-        Configure(
-            verb="take",
-            agent="@keeper",
-            direct="@sardine",
-            to="of @keeper",
-            template="[agent/s] [take/v] [direct/o] out of [parent/o]",
-        ),
-    ),
-    (
-        4,
-        Configure(
-            verb="step",
-            agent="@keeper",
-            direct="@keeper",
-            to="in @gallery",
-            template="[agent/s] [step/v] out onto [target/o]",
-        ),
-    ),
+    (3, Configure(verb="take", agent="@keeper", direct="@sardine", to="of @keeper",
+                  template="[agent/s] [take/v] [direct/o] out of [parent/o]")),
+    (4, Configure(verb="step", agent="@keeper", direct="@keeper", to="in @gallery",
+                  template="[agent/s] [step/v] out onto [target/o]")),
     (5, SenseAction(verb="eye", agent="@gull", direct="@sardine", template="[agent/s] [eye/v] [direct/o]")),
-    (
-        6,
-        Configure(
-            verb="set",
-            agent="@keeper",
-            direct="@sardine",
-            to="on @railing",
-            template="[agent/s] [set/v] [direct/o] on [target/o]",
-        ),
-    ),
-    (
-        7,
-        Configure(
-            verb="take",
-            agent="@keeper",
-            direct="@sardine",
-            to="of @keeper",
-            template="[agent/s] [take/v] [direct/o] back",
-        ),
-    ),
+    (6, Configure(verb="set", agent="@keeper", direct="@sardine", to="on @railing",
+                  template="[agent/s] [set/v] [direct/o] on [target/o]")),
+    (7, Configure(verb="take", agent="@keeper", direct="@sardine", to="of @keeper",
+                  template="[agent/s] [take/v] [direct/o] back")),
     (8, Behave(verb="scold", agent="@keeper", direct="@gull", template="[agent/s] [scold/v] [direct/o]")),
-    (
-        9,
-        Configure(
-            verb="go",
-            agent="@keeper",
-            direct="@keeper",
-            to="in @lamp_room",
-            template="[agent/s] [go/v] back into [target/o]",
-        ),
-    ),
+    (9, Configure(verb="go", agent="@keeper", direct="@keeper", to="in @lamp_room",
+                  template="[agent/s] [go/v] back into [target/o]")),
 )
 
-REFUSALS = (Refusal(verb="scold", agent="@keeper", reason="[agent/s] [have/not/v] the heart to scold [direct/o]"),)
+REFUSALS = (
+    Refusal(verb="scold", agent="@keeper", reason="[agent/s] [have/not/v] the heart to scold [direct/o]"),
+)
 
 WORLD = WorldDefinition(
     name="lighthouse",

@@ -36,49 +36,16 @@ ITEMS = (
 )
 
 TIMELINE = (
-    (
-        1,
-        Modify(
-            verb="light",
-            agent="@keeper",
-            direct="@lamp",
-            feature="lit",
-            value=True,
-            template="[agent/s] [light/v] [direct/o] with [@matches/o]",
-        ),
-    ),
+    (1, Modify(verb="light", agent="@keeper", direct="@lamp", feature="lit", value=True,
+               template="[agent/s] [light/v] [direct/o] with [@matches/o]")),
     (2, Behave(verb="preen", agent="@gull", template="[agent/s] [preen/v] [agent's] feathers")),
-    (
-        3,
-        Configure(
-            verb="take",
-            agent="@keeper",
-            direct="@sardine",
-            to="of @keeper",
-            template="[agent/s] [take/v] [direct/o] out of [parent/o]",
-        ),
-    ),
-    (
-        4,
-        Configure(
-            verb="step",
-            agent="@keeper",
-            direct="@keeper",
-            to="in @gallery",
-            template="[agent/s] [step/v] out onto [target/o]",
-        ),
-    ),
+    (3, Configure(verb="take", agent="@keeper", direct="@sardine", to="of @keeper",
+                  template="[agent/s] [take/v] [direct/o] out of [parent/o]")),
+    (4, Configure(verb="step", agent="@keeper", direct="@keeper", to="in @gallery",
+                  template="[agent/s] [step/v] out onto [target/o]")),
     (5, SenseAction(verb="eye", agent="@gull", direct="@sardine", template="[agent/s] [eye/v] [direct/o]")),
-    (
-        6,
-        Configure(
-            verb="set",
-            agent="@keeper",
-            direct="@sardine",
-            to="on @railing",
-            template="[agent/s] [set/v] [direct/o] on [target/o]",
-        ),
-    ),
+    (6, Configure(verb="set", agent="@keeper", direct="@sardine", to="on @railing",
+                  template="[agent/s] [set/v] [direct/o] on [target/o]")),
 )
 
 WORLD = WorldDefinition(
