@@ -129,7 +129,8 @@ def standard() -> Directives:
     @registry.add("inputs", r"(?i:inputs)")
     def inputs(player: Player, match: re.Match[str]) -> str | Telling:
         """inputs — the commands given so far, in order."""
-        lines = [f"{index}. {text}" for index, (actor, text) in enumerate(player.story.log, 1) if actor]
+        given = [logged.text for logged in player.story.log if logged.entry == "command"]
+        lines = [f"{index}. {text}" for index, text in enumerate(given, 1)]
         return "\n".join(lines) or "No commands yet."
 
     @registry.add("ticks", r"(?i:ticks)")

@@ -2,7 +2,7 @@
 
 One tick, in order:
 1. The commanded actor's actions, then the timeline's actions for this tick, then each other living
-   actor's scripted action, are queued.
+   actor's scripted action (actors that players have taken up wait instead), are queued.
 2. The front action is tried: refusal, preconditions, prevention by items present.
 3. If it can happen: reactions are asked for (against the world as it was), the change is made, and
    what it entails follows; entailments, then reactions, go to the *front* of the queue.
@@ -59,6 +59,8 @@ class Simulation:
         self.tick = 0
         self.turn = 0
         self.ended = False
+        self.played: set[str] = set()
+        """Actors players have taken up: they act when commanded and otherwise wait, untold."""
         self._marks: list[Mark] = []
         self._timeline: dict[int, list[Action]] = {}
         for at, action in definition.timeline:
@@ -92,7 +94,7 @@ class Simulation:
         acting = {action.agent for action, _, _ in queue}
         queue.extend((action, "timeline", None) for action in self._timeline.get(self.tick, ()))
         for actor, script in self.definition.scripts.items():
-            if actor in acting or self.world.get(actor, "alive") is False:
+            if actor in acting or actor in self.played or self.world.get(actor, "alive") is False:
                 continue
             action = script(actor, self.world, self.tick, self.rng("script", actor))
             if action is not None:

@@ -6,12 +6,14 @@ A story, in order:
 2. Run: a non-interactive world runs its whole timeline as one turn; in an interactive one each command is
    recognized for the actor that gave it and becomes one tick (a turn), with every other actor acting too.
 3. Told: the narrator tells what a focalizer perceived, under the story's spin or any other.
-Every command line that reached the parser is logged, so a story can be rebuilt exactly (restore, replay).
+Everything that can change the story — each command line that reached the parser, each tick nobody commanded,
+each actor taken up or let go by a player — is logged, so a story can be rebuilt exactly (restore, replay).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Literal
 
 from server.engine.actions import verbs
 from server.engine.actions.action import Event
@@ -40,6 +42,19 @@ class Turn:
         return not self.message
 
 
+Entry = Literal["command", "idle", "take", "release"]
+
+
+@dataclass(frozen=True, slots=True)
+class Logged:
+    """One entry of a story's log: a command for an actor, a tick nobody commanded, or an actor taken up or
+    let go by a player (a played actor waits; an unplayed one follows its script)."""
+
+    entry: Entry
+    actor: str = ""
+    text: str = ""
+
+
 @dataclass(frozen=True, slots=True)
 class _Parsing:
     """An actor's parser state: what its pronouns refer to, and a question awaiting an answer."""
@@ -61,13 +76,13 @@ class Story:
         self.definition = definition
         self.seed = seed
         self.spin = spin or definition.default_spin()
-        self.saves: dict[str, tuple[tuple[str, str], ...]] = {}
+        self.saves: dict[str, tuple[Logged, ...]] = {}
         self._begin()
 
     def _begin(self) -> None:
         self.simulation = Simulation(self.definition, self.seed)
         self.recognizer = Recognizer(self.simulation.world)
-        self.log: list[tuple[str, str]] = []
+        self.log: list[Logged] = []
         self._parsing: dict[str, _Parsing] = {}
         self._undo: list[_Undo] = []
         if self.definition.interactive:
@@ -103,7 +118,7 @@ class Story:
         self.check_actor(actor)
         if self.ended:
             raise StoryEnded("the story has ended; you may undo, restart, or have it retold")
-        self.log.append((actor, text))
+        self.log.append(Logged("command", actor, text))
         state = self._parsing.get(actor, _Parsing())
         sight, simulation = self.simulation.sight, self.simulation
         rng = simulation.rng("parse", actor)
@@ -127,8 +142,21 @@ class Story:
         if self.ended:
             raise StoryEnded("the story has ended")
         self._undo.append(_Undo(len(self.log), dict(self._parsing)))
-        self.log.append(("", ""))
+        self.log.append(Logged("idle"))
         return Turn(tuple(self.simulation.advance()))
+
+    def take(self, actor: str) -> None:
+        """A player takes up `actor`: from now on it acts only when commanded (otherwise it waits, untold)."""
+        self.check_actor(actor)
+        if actor not in self.simulation.played:
+            self.simulation.played.add(actor)
+            self.log.append(Logged("take", actor))
+
+    def release(self, actor: str) -> None:
+        """No player has `actor` any more: it goes back to its script, if it has one."""
+        if actor in self.simulation.played:
+            self.simulation.played.discard(actor)
+            self.log.append(Logged("release", actor))
 
     def undo(self) -> bool:
         """Take back the last turn: world, events, concepts, parser state and log, exactly as before it."""
@@ -137,11 +165,28 @@ class Story:
         mark = self._undo.pop()
         del self.log[mark.log :]
         self._parsing = mark.parsing
+        self._log_who_plays()
         return True
 
+    def _log_who_plays(self) -> None:
+        """Players who came or went since the turn undone still do or do not play: the log says so again."""
+        logged: set[str] = set()
+        for entry in self.log:
+            if entry.entry == "take":
+                logged.add(entry.actor)
+            elif entry.entry == "release":
+                logged.discard(entry.actor)
+        for actor in sorted(self.simulation.played - logged):
+            self.log.append(Logged("take", actor))
+        for actor in sorted(logged - self.simulation.played):
+            self.log.append(Logged("release", actor))
+
     def restart(self) -> None:
-        """Begin again from the world's first state (saves are kept)."""
+        """Begin again from the world's first state (saves are kept, and so are the players)."""
+        played = set(self.simulation.played)
         self._begin()
+        for actor in sorted(played):
+            self.take(actor)
 
     def save(self, name: str) -> None:
         self.saves[name] = tuple(self.log)
@@ -153,14 +198,24 @@ class Story:
             raise UnknownName(f"no save named {name!r} (saves: {known})")
         self.replay(self.saves[name])
 
-    def replay(self, log: tuple[tuple[str, str], ...]) -> None:
+    def replay(self, log: tuple[Logged, ...]) -> None:
         """Begin again and give the same commands in the same order: the same story results."""
+        played = set(self.simulation.played)
         self._begin()
-        for actor, text in log:
-            if actor:
-                self.command(actor, text)
-            else:
+        for logged in log:
+            if logged.entry == "command":
+                self.command(logged.actor, logged.text)
+            elif logged.entry == "idle":
                 self.idle()
+            elif logged.entry == "take":
+                self.take(logged.actor)
+            else:
+                self.release(logged.actor)
+        # Whoever plays now keeps playing: being played is about the players here, not the story saved.
+        for actor in sorted(set(self.simulation.played) - played):
+            self.release(actor)
+        for actor in sorted(played):
+            self.take(actor)
 
     # -- telling -----------------------------------------------------------------------------------
 
