@@ -21,7 +21,7 @@ from server.engine.errors import UnknownName
 from server.engine.narrator import Block, Discourse, Telling
 from server.engine.parser.words import split_commands
 from server.engine.spin import Spin, SpinFile
-from server.engine.story import Story
+from server.engine.story import Story, Turn
 from server.engine.trees import listing
 from server.engine.world.definition import SpinChange
 from server.engine.world.items import Door
@@ -119,16 +119,17 @@ class Player:
 
     # -- playing ------------------------------------------------------------------------------------
 
-    def command(self, line: str) -> Telling:
-        """Everything a line of input does, told: directives answered, commands acted on and narrated."""
+    def command(self, line: str, on_turn: Callable[[Turn], None] | None = None) -> Telling:
+        """Everything a line of input does, told: directives answered, commands acted on and narrated.
+        `on_turn` hears of each turn the line takes, as it is taken (others in the story are told of it)."""
         blocks: list[Block] = []
         for index, part in enumerate(split_commands(line) or [line]):
             if index and self.story.ended:
                 break  # the story ended partway along the line: what came before it is the reply
-            blocks.extend(self._one(part).blocks)
+            blocks.extend(self._one(part, on_turn).blocks)
         return _joined(blocks, self.discourse)
 
-    def _one(self, command: str) -> Telling:
+    def _one(self, command: str, on_turn: Callable[[Turn], None] | None) -> Telling:
         answered = self.directive(command)
         if answered is not None:
             return answered
@@ -140,7 +141,17 @@ class Player:
         self._told_before.append(before)
         telling = self.told(replace(self.spin, window="turn"))
         self._dynamic_spin()
+        if on_turn is not None:
+            on_turn(turn)
         return telling
+
+    def news(self, turn: Turn) -> Telling | None:
+        """What this player is told of a turn another player (or nobody) took: its actor's perception of it,
+        through its own spin; None when its actor perceived nothing of it."""
+        if not any(self.actor in event.perceivers for event in turn.events):
+            return None
+        telling = self.told(replace(self.spin, window="turn"))
+        return telling if telling.blocks else None
 
     def _dynamic_spin(self) -> None:
         hook = self.story.definition.dynamic_spin
