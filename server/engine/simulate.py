@@ -65,8 +65,8 @@ class Simulation:
         self._timeline: dict[int, list[Action]] = {}
         for at, action in definition.timeline:
             self._timeline.setdefault(at, []).append(action)
-        self._hooked = [tag for tag, item in self.world.items.items() if item.react or item.prevent]
-        self._reacting = [tag for tag in self._hooked if self.world.items[tag].react]
+        self.hooked = [tag for tag, item in self.world.items.items() if item.react or item.prevent]
+        self._reacting = [tag for tag in self.hooked if self.world.items[tag].react]
         for actor, concept in self.concepts.items():
             concept.perceive(self.world, [*self.sight.visible_items(actor), actor], BEFORE_ANY_EVENT)
 
@@ -144,7 +144,7 @@ class Simulation:
         if reason is None:
             reason, outcome = failure(action, world, sight), "failed"
         if reason is None:
-            reason, outcome = prevention(action, world, self._hooked), "prevented"
+            reason, outcome = prevention(action, world, self.hooked), "prevented"
         entailed: list[Action] = []
         reactions: list[Action] = list(reason.instead) if reason is not None else []
         observed: tuple[str, ...] = ()

@@ -20,6 +20,7 @@ from server.engine.actions.action import Event
 from server.engine.errors import EngineError, UnknownName
 from server.engine.narrator import Discourse, Telling, Trace, tell
 from server.engine.parser.recognize import Clarify, Memory, NotUnderstood, Recognizer
+from server.engine.parser.suggest import possible_commands
 from server.engine.simulate import Simulation
 from server.engine.spin import Spin
 from server.engine.trees import Node, concept_tree, world_tree
@@ -216,6 +217,12 @@ class Story:
             self.release(actor)
         for actor in sorted(played):
             self.take(actor)
+
+    def possible_commands(self, actor: str) -> list[str]:
+        """Commands that would succeed now for `actor` (tried, not done)."""
+        self.check_actor(actor)
+        simulation = self.simulation
+        return possible_commands(self.recognizer, actor, simulation.sight, self.definition.refusals, simulation.hooked)
 
     # -- telling -----------------------------------------------------------------------------------
 

@@ -54,6 +54,11 @@ def _recipient_is_actor(action: Action, world: WorldState) -> bool:
     return action.indirect is not None and world.items[action.indirect].kind == "actor"
 
 
+NOT_ONTO_PEOPLE = _check(
+    lambda a, w: a.indirect is None or w.items[a.indirect].kind != "actor",
+    "a person",
+    "[indirect/s] [be/not/v] somewhere to put things",
+)
 HELD = _check(_holds, "not held", "[agent/s] [have/not/v] [direct/o]")
 WORN = _check(_wears, "not worn", "[agent/s] [be/not/v] wearing [direct/o]")
 A_THING = _check(_not_actor, "a person", "[direct/s] [be/not/v] something to carry about")
@@ -101,6 +106,7 @@ def put(agent: str, item: str, link: str, place: str) -> Configure:
         indirect=place,
         to=f"{link} {place}",
         template=f"[agent/s] [put/v] [direct/o] {link} [indirect/o]",
+        checks=(NOT_ONTO_PEOPLE,),
     )
 
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from server.engine.english import VerbForm
 from server.engine.narrator import (
     compose,
     filters,
@@ -33,8 +34,10 @@ from server.engine.narrator import (
     timewords,
 )
 from server.engine.narrator.draft import Block, Discourse, Draft, Record
+from server.engine.narrator.reference import NAME_SPACE
+from server.engine.narrator.templates import parse
 
-__all__ = ["STAGES", "Block", "Discourse", "Draft", "Record", "Telling", "Trace", "tell"]
+__all__ = ["STAGES", "Block", "Discourse", "Draft", "Record", "Telling", "Trace", "render", "tell"]
 from server.engine.spin import Spin
 
 Stage = Callable[[Draft], Draft]
@@ -90,3 +93,25 @@ def tell(
         if trace is not None:
             trace(name, draft)
     return Telling(draft.blocks, present.plain_text(draft.blocks), draft.discourse)
+
+
+def render(
+    record: Record,
+    spin: Spin,
+    template: str,
+    *,
+    focalizer: str,
+    seed: int,
+    discourse: Discourse | None = None,
+) -> str:
+    """One string with slots told now, in a story's world, through `focalizer` (its agent) — the authoring
+    aid behind the protocol's `realize`: "[agent/s] [take/v] [@lamp/o]" -> "You take the lamp."."""
+    draft = Draft(record=record, spin=spin, focalizer=focalizer, seed=seed, discourse=discourse or Discourse())
+    moment = len(record.events) - 1
+    speech = tense.speech_tense(spin, moment)
+    form = VerbForm(tense=speech, perfect=spin.perfect, progressive=spin.progressive)
+    scene = realize.Scene(
+        roles={"agent": focalizer, "*": focalizer}, moment=moment, form=form, present=speech == "present"
+    )
+    said = realize.realize(parse(template), scene, realize.reference_for(draft))
+    return said.replace(NAME_SPACE, " ")

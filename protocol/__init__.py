@@ -1,0 +1,1 @@
+"""The wire contract, shared by the server and every client: JSON-RPC 2.0 messages, errors, methods, OpenRPC."""

@@ -1,0 +1,253 @@
+"""The wire contract's messages: params and results of every method, the Reply, blocks, nodes, notifications."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+import msgspec
+
+Tag = Annotated[str, msgspec.Meta(pattern=r"^@\w+$", description="an item tag, like @guard")]
+Name = Annotated[str, msgspec.Meta(min_length=1, max_length=64, pattern=r"^[\w .'-]+$")]
+SaveName = Annotated[str, msgspec.Meta(min_length=1, max_length=64, pattern=r"^\w+$")]
+Token = Annotated[str, msgspec.Meta(min_length=16, max_length=128)]
+InstanceId = Annotated[str, msgspec.Meta(min_length=1, max_length=64, pattern=r"^[\w-]+$")]
+CommandText = Annotated[str, msgspec.Meta(max_length=2000)]
+Template = Annotated[str, msgspec.Meta(max_length=4000)]
+
+SpinSettings = dict[str, Any]
+"""Spin fields to set, by name (see the Spin schema); validated by the server, which names a bad field."""
+
+SpinArgument = str | list[str] | SpinSettings
+"""A named spin, named spins applied in order, or settings over the session's spin."""
+
+Window = Literal["all", "turn"] | Annotated[int, msgspec.Meta(ge=1)]
+
+
+class Message(msgspec.Struct, kw_only=True, omit_defaults=True, forbid_unknown_fields=True):
+    """The base of every message. Keyword-only, so messages read as names and values; defaults are left out
+    of what is sent, so optional fields cost nothing; unknown fields are refused, so a misspelt parameter
+    is an error that names it rather than a setting silently ignored."""
+
+
+class Result(msgspec.Struct, kw_only=True):
+    """The base of every result: always an object, every field always present, so clients may rely on it."""
+
+
+# -- shared shapes ----------------------------------------------------------------------------------------
+
+
+class Block(Result):
+    """A heading or a paragraph of narration."""
+
+    kind: Literal["heading", "paragraph"]
+    text: str
+
+
+class Reply(Result):
+    """What a command, a directive or a retelling says: plain text, blocks, the instance's turn, and whether
+    the story has ended."""
+
+    text: str
+    blocks: list[Block]
+    turn: int
+    ended: bool
+
+
+class Node(Result):
+    """One item of a tree: its tag, name, link to its parent (null for the root) and children."""
+
+    tag: str
+    name: str
+    link: str | None
+    children: list[Node]
+
+
+class ActorInfo(Result):
+    tag: str
+    name: str
+
+
+class WorldInfo(Result):
+    name: str
+    title: str
+    summary: str
+    interactive: bool
+    actors: list[ActorInfo]
+    default_actor: str
+
+
+class SpinInfo(Result):
+    name: str
+    summary: str
+    spin: SpinSettings
+
+
+class PlayerInfo(Result):
+    name: str
+    actor: str
+
+
+class InstanceInfo(Result):
+    instance: str
+    world: str
+    turn: int
+    ended: bool
+    players: list[PlayerInfo]
+
+
+# -- params ---------------------------------------------------------------------------------------------------
+
+
+class NoParams(Message):
+    """A method that takes no parameters."""
+
+
+class CreateParams(Message):
+    world: Annotated[str, msgspec.Meta(min_length=1, max_length=64)]
+    seed: Annotated[int, msgspec.Meta(ge=0, le=2**63 - 1)] | None = None
+    spin: SpinArgument | None = None
+
+
+class JoinParams(Message):
+    instance: InstanceId
+    actor: Tag | None = None
+    name: Name | None = None
+    spin: SpinArgument | None = None
+
+
+class ResumeParams(Message):
+    token: Token
+
+
+class CommandParams(Message):
+    text: CommandText
+
+
+class NarrateParams(Message):
+    spin: SpinArgument | None = None
+    window: Window | None = None
+
+
+class SpinParams(Message):
+    set: SpinSettings | None = None
+
+
+class ConceptParams(Message):
+    actor: Tag | None = None
+
+
+class SaveParams(Message):
+    name: SaveName
+
+
+class RealizeParams(Message):
+    template: Template
+    spin: SpinArgument | None = None
+
+
+# -- results ----------------------------------------------------------------------------------------------
+
+
+class WorldsResult(Result):
+    worlds: list[WorldInfo]
+
+
+class SpinsResult(Result):
+    spins: list[SpinInfo]
+
+
+class CreateResult(Result):
+    instance: str
+
+
+class InstancesResult(Result):
+    instances: list[InstanceInfo]
+
+
+class JoinResult(Result):
+    token: str
+    instance: str
+    actor: str
+    turn: int
+    text: str
+    blocks: list[Block]
+
+
+class ResumeResult(Result):
+    instance: str
+    actor: str
+    turn: int
+
+
+class Empty(Result):
+    """An empty object: the call succeeded and has nothing to say."""
+
+
+class SpinResult(Result):
+    spin: SpinSettings
+
+
+class ConceptResult(Result):
+    actor: str
+    tree: Node
+    text: str
+
+
+class WorldResult(Result):
+    tree: Node
+    text: str
+
+
+class SaveResult(Result):
+    name: str
+    turn: int
+
+
+class ActionsResult(Result):
+    commands: list[str]
+
+
+class StateResult(Result):
+    instance: str
+    world: str
+    actor: str
+    turn: int
+    room: str | None
+    inventory: list[str]
+    ended: bool
+    hash: str
+
+
+class RealizeResult(Result):
+    text: str
+
+
+# -- notifications (server to client, WebSocket only) ------------------------------------------------------
+
+
+class Narration(Result):
+    """Something this session's actor perceived happened because of another actor."""
+
+    instance: str
+    turn: int
+    text: str
+    blocks: list[Block]
+
+
+class Presence(Result):
+    """A player joined or left the instance."""
+
+    instance: str
+    name: str
+    actor: str
+    event: Literal["joined", "left"]
+
+
+class Ended(Result):
+    """The story reached an ending."""
+
+    instance: str
+    turn: int
+
+
+NOTIFICATIONS: dict[str, type[Result]] = {"narration": Narration, "presence": Presence, "ended": Ended}
