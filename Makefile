@@ -20,7 +20,7 @@ play: setup
 lint: setup
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/mypy server clients worlds spins
+	$(BIN)/mypy server clients worlds spins protocol
 
 test: setup lint
 	$(BIN)/pytest -n 2

@@ -38,7 +38,7 @@ METHODS: tuple[Method, ...] = (
     Method("restore", m.SaveParams, m.SaveResult, "Go back to a saved story.", session=True),
     Method("actions", m.NoParams, m.ActionsResult, "Commands that would succeed now for the actor.", session=True),
     Method(
-        "state", m.NoParams, m.StateResult, "The session's instance, actor, room, things and state hash.", session=True
+        "state", m.NoParams, m.StateResult, "The instance, actor, room, things and state hash.", session=True
     ),
     Method("realize", m.RealizeParams, m.RealizeResult, "Render a string with slots in this world.", session=True),
 )
