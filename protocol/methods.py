@@ -37,9 +37,7 @@ METHODS: tuple[Method, ...] = (
     Method("save", m.SaveParams, m.SaveResult, "Save the story under a name.", session=True),
     Method("restore", m.SaveParams, m.SaveResult, "Go back to a saved story.", session=True),
     Method("actions", m.NoParams, m.ActionsResult, "Commands that would succeed now for the actor.", session=True),
-    Method(
-        "state", m.NoParams, m.StateResult, "The instance, actor, room, things and state hash.", session=True
-    ),
+    Method("state", m.NoParams, m.StateResult, "The instance, actor, room, things and state hash.", session=True),
     Method("realize", m.RealizeParams, m.RealizeResult, "Render a string with slots in this world.", session=True),
 )
 
