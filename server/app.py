@@ -1,0 +1,231 @@
+"""The aiohttp application: /rpc, /ws, /openrpc.json, /health and /; limits; start-up and shutdown."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import ipaddress
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import msgspec
+from aiohttp import WSMsgType, web
+from jsonrpcserver import Result
+
+from protocol import messages as m
+from protocol.errors import Code
+from protocol.openrpc import document
+from server import rpc
+from server.host import Host, Session
+
+log = logging.getLogger(__name__)
+
+WEB_CLIENT = Path(__file__).resolve().parent.parent / "clients" / "web"
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    """How a server runs. `author_on_loopback`: connections from this machine act as authors (`--author`)."""
+
+    max_message: int = 64 * 1024
+    """The largest JSON-RPC message taken, in bytes; larger ones are answered -32007."""
+    max_connections: int = 1000
+    """WebSockets open at once; more are refused (HTTP 503)."""
+    outbox: int = 256
+    """Messages queued for one socket; a client that falls this far behind is disconnected (it may resume)."""
+    author_on_loopback: bool = False
+    author_token: str | None = None
+
+
+CONFIG = web.AppKey("config", Config)
+HOST = web.AppKey("host", Host)
+METHODS = web.AppKey("methods", dict)
+SOCKETS = web.AppKey("sockets", set[web.WebSocketResponse])
+
+
+def create_app(config: Config | None = None) -> web.Application:
+    """The server, assembled: its host and methods live under typed keys; sockets are closed on shutdown."""
+    config = config or Config()
+    # aiohttp's own body limit sits well above ours, so an oversize request is read far enough to be
+    # answered -32007 in JSON-RPC rather than cut off with a bare HTTP 413.
+    app = web.Application(client_max_size=config.max_message * 4)
+    app[CONFIG] = config
+    app[HOST] = Host(author_token=config.author_token)
+    app[METHODS] = rpc.methods()
+    app[SOCKETS] = set()
+    app.router.add_post("/rpc", rpc_over_http)
+    app.router.add_get("/ws", rpc_over_websocket)
+    app.router.add_get("/openrpc.json", openrpc)
+    app.router.add_get("/health", health)
+    app.router.add_get("/", browser_client)
+    if WEB_CLIENT.is_dir():
+        app.router.add_static("/web/", WEB_CLIENT)
+    app.cleanup_ctx.append(_close_sockets_on_shutdown)
+    return app
+
+
+async def _close_sockets_on_shutdown(app: web.Application) -> AsyncIterator[None]:
+    yield
+    open_sockets: set[web.WebSocketResponse] = app[SOCKETS]
+    for socket in list(open_sockets):
+        with contextlib.suppress(Exception):
+            await socket.close(code=1001, message=b"server shutting down")
+
+
+# -- plain routes ---------------------------------------------------------------------------------------------
+
+
+async def health(request: web.Request) -> web.Response:
+    return web.json_response({"status": "ok"})
+
+
+async def openrpc(request: web.Request) -> web.Response:
+    return web.Response(body=msgspec.json.encode(document()), content_type="application/json")
+
+
+async def browser_client(request: web.Request) -> web.StreamResponse:
+    index = WEB_CLIENT / "index.html"
+    if not index.is_file():
+        raise web.HTTPNotFound(text="The browser client is not built yet; speak JSON-RPC at /rpc or /ws.")
+    return web.FileResponse(index)
+
+
+# -- who is calling ---------------------------------------------------------------------------------------------
+
+
+def _bearer(request: web.Request) -> str | None:
+    header = request.headers.get("Authorization", "")
+    scheme, _, token = header.partition(" ")
+    return token.strip() if scheme.lower() == "bearer" and token.strip() else None
+
+
+def _is_author(request: web.Request, token: str | None) -> bool:
+    config, host = request.app[CONFIG], request.app[HOST]
+    if token is not None and token == host.author_token:
+        return True
+    if config.author_on_loopback and request.remote:
+        with contextlib.suppress(ValueError):
+            return ipaddress.ip_address(request.remote).is_loopback
+    return False
+
+
+# -- POST /rpc ----------------------------------------------------------------------------------------------
+
+
+async def rpc_over_http(request: web.Request) -> web.Response:
+    config = request.app[CONFIG]
+    body = await _read_limited(request, config.max_message)
+    if body is None:
+        too_large = rpc.error_response(Code.TOO_LARGE, f"a message may be at most {config.max_message} bytes")
+        return web.Response(body=msgspec.json.encode(too_large), content_type="application/json")
+    token = _bearer(request)
+    caller = rpc.Caller(request.app[HOST], token=token, author=_is_author(request, token))
+    answer = await rpc.handle(body, caller, request.app[METHODS])
+    if answer is None:
+        return web.Response(status=204)
+    return web.Response(body=answer, content_type="application/json")
+
+
+async def _read_limited(request: web.Request, limit: int) -> bytes | None:
+    """The body, or None once it passes `limit` bytes (the rest is not read)."""
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in request.content.iter_chunked(16 * 1024):
+        size += len(chunk)
+        if size > limit:
+            return None
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+# -- GET /ws -------------------------------------------------------------------------------------------------------
+
+
+class Outbox:
+    """What one socket is sent, in order: answers and notifications queue here and a task of its own sends
+    them, so a slow client slows nobody else; one that falls too far behind is disconnected."""
+
+    def __init__(self, socket: web.WebSocketResponse, size: int) -> None:
+        self.socket = socket
+        self.queue: asyncio.Queue[bytes | None] = asyncio.Queue(maxsize=size)
+        self.task = asyncio.create_task(self._send())
+        self.session: Session | None = None
+
+    async def _send(self) -> None:
+        while (message := await self.queue.get()) is not None:
+            try:
+                await self.socket.send_str(message.decode())
+            except (ConnectionError, RuntimeError):
+                return
+
+    def put(self, message: bytes) -> None:
+        try:
+            self.queue.put_nowait(message)
+        except asyncio.QueueFull:
+            log.warning("disconnecting a client that fell %d messages behind", self.queue.maxsize)
+            asyncio.get_running_loop().create_task(self.socket.close(code=1008, message=b"too slow"))
+
+    def notify(self, method: str, params: m.Result) -> None:
+        self.put(msgspec.json.encode({"jsonrpc": "2.0", "method": method, "params": params}))
+
+    def bind(self, session: Session) -> None:
+        if self.session is not None:
+            self.session.listeners.discard(self.notify)
+        self.session = session
+        session.listeners.add(self.notify)
+
+    async def close(self) -> None:
+        if self.session is not None:
+            self.session.listeners.discard(self.notify)
+        with contextlib.suppress(asyncio.QueueFull):
+            self.queue.put_nowait(None)
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await asyncio.wait_for(self.task, timeout=1.0)
+        self.task.cancel()
+
+
+async def rpc_over_websocket(request: web.Request) -> web.StreamResponse:
+    config, sockets = request.app[CONFIG], request.app[SOCKETS]
+    if len(sockets) >= config.max_connections:
+        raise web.HTTPServiceUnavailable(text="too many connections; try again later")
+    # aiohttp closes a socket whose frame passes max_msg_size: keep that well above our limit, so an
+    # oversize message is answered -32007 and the socket lives on.
+    socket = web.WebSocketResponse(max_msg_size=config.max_message * 16, heartbeat=30.0)
+    await socket.prepare(request)
+    sockets.add(socket)
+    outbox = Outbox(socket, config.outbox)
+    token = _bearer(request)
+    caller = rpc.Caller(request.app[HOST], token=token, author=_is_author(request, token), bind=_binder(outbox))
+    methods: dict[str, Callable[..., Awaitable[Result]]] = request.app[METHODS]
+    try:
+        async for frame in socket:
+            if frame.type == WSMsgType.TEXT:
+                await _answer(frame.data, caller, methods, outbox, config.max_message)
+            elif frame.type == WSMsgType.BINARY:
+                outbox.put(msgspec.json.encode(rpc.error_response(Code.PARSE_ERROR, "send JSON-RPC as text frames")))
+            elif frame.type == WSMsgType.ERROR:
+                break
+    finally:
+        sockets.discard(socket)
+        await outbox.close()
+    return socket
+
+
+def _binder(outbox: Outbox) -> Callable[[Session], None]:
+    def bind(session: Session) -> None:
+        outbox.bind(session)
+
+    return bind
+
+
+async def _answer(text: str, caller: rpc.Caller, methods: dict[str, Any], outbox: Outbox, limit: int) -> None:
+    if len(text.encode()) > limit:
+        outbox.put(msgspec.json.encode(rpc.error_response(Code.TOO_LARGE, f"a message may be at most {limit} bytes")))
+        return
+    caller.session = outbox.session
+    answer = await rpc.handle(text, caller, methods)
+    if answer is not None:
+        outbox.put(answer)

@@ -1,0 +1,394 @@
+"""Live world instances and the sessions playing them: one lock a instance, and notifications to each player.
+
+The turn model, for several players in one instance:
+1. Each command is one tick for the whole instance, applied one at a time under the instance's lock (a
+   batch never interleaves with another's commands).
+2. In that tick every actor nobody plays acts by its script; actors of players who did not command simply
+   wait, and their waiting is never told.
+3. The commanding session is told its turn in its reply; every other session whose actor perceived
+   something of it is sent a `narration`, told through its own actor and spin; an ending sends `ended`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import msgspec
+
+from protocol import messages as m
+from protocol.errors import Code, RpcError
+from server.catalog import load_spin, load_world, spin_names, world_names
+from server.engine.directives import Forbidden
+from server.engine.errors import EngineError, SpinError, TemplateError, UnknownName
+from server.engine.narrator import Telling, render
+from server.engine.player import Player
+from server.engine.spin import Spin, apply
+from server.engine.story import Story, StoryEnded, Turn
+from server.engine.trees import Node, listing
+
+log = logging.getLogger(__name__)
+
+Notify = Callable[[str, m.Result], None]
+"""Sends one notification to one session's connections: never blocks (slow clients are dealt with there)."""
+
+
+@dataclass(eq=False)
+class Session:
+    """One player in one instance: its token, its actor, its name, and its Player (spin and discourse)."""
+
+    token: str
+    instance: Instance
+    actor: str
+    name: str
+    author: bool
+    player: Player
+    listeners: set[Notify] = field(default_factory=set)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    """Holds one request of this session at a time, so its requests are handled in the order received."""
+
+    def notify(self, method: str, params: m.Result) -> None:
+        for listener in list(self.listeners):
+            listener(method, params)
+
+
+@dataclass(eq=False)
+class Instance:
+    """One running world: its story, its seed and creation spin, and who plays it."""
+
+    id: str
+    world: str
+    seed: int
+    story: Story
+    sessions: dict[str, Session] = field(default_factory=dict)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+    def player_of(self, actor: str) -> Session | None:
+        return next((s for s in self.sessions.values() if s.actor == actor), None)
+
+    def info(self) -> m.InstanceInfo:
+        players = [m.PlayerInfo(name=s.name, actor=s.actor) for s in self.sessions.values()]
+        return m.InstanceInfo(
+            instance=self.id, world=self.world, turn=self.story.turn, ended=self.story.ended, players=players
+        )
+
+
+class Host:
+    """Every live instance and session of one server. All I/O is the caller's; this holds the state."""
+
+    def __init__(self, *, author_token: str | None = None) -> None:
+        self.instances: dict[str, Instance] = {}
+        self.sessions: dict[str, Session] = {}
+        self.author_token = author_token or secrets.token_urlsafe(24)
+
+    # -- catalogue ----------------------------------------------------------------------------------
+
+    def worlds(self) -> m.WorldsResult:
+        found = []
+        for name in world_names():
+            definition = load_world(name)
+            actors = [
+                m.ActorInfo(tag=tag, name=next(a.called for a in definition.actors() if a.tag == tag))
+                for tag in definition.players()
+            ]
+            found.append(
+                m.WorldInfo(
+                    name=name,
+                    title=definition.title,
+                    summary=definition.summary,
+                    interactive=definition.interactive,
+                    actors=actors,
+                    default_actor=definition.player,
+                )
+            )
+        return m.WorldsResult(worlds=found)
+
+    def spins(self) -> m.SpinsResult:
+        found = []
+        for name in spin_names():
+            spin = load_spin(name)
+            found.append(m.SpinInfo(name=name, summary=spin.summary, spin=dict(spin.overrides)))
+        return m.SpinsResult(spins=found)
+
+    def list_instances(self) -> m.InstancesResult:
+        return m.InstancesResult(instances=[instance.info() for instance in self.instances.values()])
+
+    # -- instances and sessions -----------------------------------------------------------------------
+
+    def create(self, params: m.CreateParams) -> m.CreateResult:
+        definition = _engine(lambda: load_world(params.world), field_name="world")
+        seed = params.seed if params.seed is not None else secrets.randbelow(2**31)
+        story = Story(definition, seed=seed)
+        if params.spin is not None:
+            story.spin = spun(story.spin, params.spin)
+        if not definition.interactive:
+            story.run_to_end()
+        instance = Instance(id=_new_id(self.instances), world=params.world, seed=seed, story=story)
+        self.instances[instance.id] = instance
+        return m.CreateResult(instance=instance.id)
+
+    def instance(self, instance_id: str) -> Instance:
+        instance = self.instances.get(instance_id)
+        if instance is None:
+            raise RpcError(Code.UNKNOWN, f"no instance {instance_id!r}", {"field": "instance"})
+        return instance
+
+    async def join(self, params: m.JoinParams, *, author: bool) -> tuple[Session, m.JoinResult]:
+        instance = self.instance(params.instance)
+        story = instance.story
+        actor = params.actor or story.definition.player
+        if actor not in story.simulation.concepts:
+            raise RpcError(Code.UNKNOWN, f"{actor} is not an actor in {instance.world}", {"field": "actor"})
+        if actor not in story.definition.players() and not author:
+            raise RpcError(Code.UNAVAILABLE, f"{actor} is not playable in {instance.world}", {"field": "actor"})
+        async with instance.lock:
+            holder = instance.player_of(actor)
+            if holder is not None:
+                raise RpcError(Code.UNAVAILABLE, f"{actor} is already played by {holder.name}", {"field": "actor"})
+            player = Player(story, actor, author=author, named_spins=load_spin)
+            if params.spin is not None:
+                asked = params.spin
+                player.spin = _engine(lambda: spun(player.spin, asked), field_name="spin")
+                _engine(lambda: player.check_focalizer(player.spin), field_name="spin")
+            token = secrets.token_urlsafe(24)
+            name = params.name or actor.lstrip("@")
+            session = Session(token, instance, actor, name, author, player)
+            if story.definition.interactive:
+                story.take(actor)
+            opening = player.opening()
+            instance.sessions[token] = session
+            self.sessions[token] = session
+            self._tell_others(
+                session, "presence", m.Presence(instance=instance.id, name=name, actor=actor, event="joined")
+            )
+        result = m.JoinResult(
+            token=token,
+            instance=instance.id,
+            actor=actor,
+            turn=story.turn,
+            text=opening.text,
+            blocks=_blocks(opening),
+        )
+        return session, result
+
+    def session(self, token: str | None) -> Session:
+        session = self.sessions.get(token or "")
+        if session is None:
+            raise RpcError(Code.NO_SESSION, "no session: join an instance, or give its token")
+        return session
+
+    async def leave(self, session: Session) -> m.Empty:
+        instance = session.instance
+        async with instance.lock:
+            instance.sessions.pop(session.token, None)
+            self.sessions.pop(session.token, None)
+            instance.story.release(session.actor)
+            event = m.Presence(instance=instance.id, name=session.name, actor=session.actor, event="left")
+            self._tell_others(session, "presence", event)
+        session.listeners.clear()
+        return m.Empty()
+
+    # -- playing ------------------------------------------------------------------------------------
+
+    async def command(self, session: Session, text: str) -> m.Reply:
+        instance = session.instance
+        async with instance.lock:
+            was_over = instance.story.ended
+            telling = _engine(lambda: session.player.command(text, lambda turn: self._news(session, turn)))
+            reply = self._reply(instance, telling)
+            if instance.story.ended and not was_over:
+                ended = m.Ended(instance=instance.id, turn=instance.story.turn)
+                for other in instance.sessions.values():
+                    other.notify("ended", ended)
+        return reply
+
+    def _news(self, session: Session, turn: Turn) -> None:
+        """Tell every other session what its actor perceived of a turn it did not take."""
+        instance = session.instance
+        for other in instance.sessions.values():
+            if other is session:
+                continue
+            telling = other.player.news(turn)
+            if telling is not None:
+                other.notify(
+                    "narration",
+                    m.Narration(
+                        instance=instance.id, turn=instance.story.turn, text=telling.text, blocks=_blocks(telling)
+                    ),
+                )
+
+    async def narrate(self, session: Session, params: m.NarrateParams) -> m.Reply:
+        instance = session.instance
+        async with instance.lock:
+            player = session.player
+            asked = params.spin
+            spin = player.spin if asked is None else _engine(lambda: spun(player.spin, asked), "spin")
+            if params.window is not None:
+                spin = msgspec.structs.replace(spin, window=params.window)
+            telling = _engine(lambda: player.recount(spin) if spin.window == "all" else _retold(player, spin), "spin")
+            return self._reply(instance, telling)
+
+    async def spin(self, session: Session, params: m.SpinParams) -> m.SpinResult:
+        player = session.player
+        if params.set:
+            changed = _engine(lambda: apply(player.spin, dict(params.set or {}), source="set"), field_name="set")
+
+            def allowed() -> None:
+                player.story.check_spin(changed)
+                player.check_focalizer(changed)
+
+            _engine(allowed, field_name="set")
+            player.spin = changed
+        return m.SpinResult(spin=spin_settings(player.spin))
+
+    async def concept(self, session: Session, params: m.ConceptParams) -> m.ConceptResult:
+        actor = params.actor or session.actor
+        async with session.instance.lock:
+            text = _engine(lambda: session.player.concept_listing(actor), field_name="actor")
+            tree = session.instance.story.concept_tree(actor)
+        return m.ConceptResult(actor=actor, tree=_node(tree), text=text)
+
+    async def world(self, session: Session) -> m.WorldResult:
+        if not session.author:
+            raise RpcError(Code.FORBIDDEN, "the true world is for authors only")
+        async with session.instance.lock:
+            tree = session.instance.story.world_tree()
+        return m.WorldResult(tree=_node(tree), text=listing(tree))
+
+    async def undo(self, session: Session) -> m.Reply:
+        return await self._alone(session, "undo")
+
+    async def restart(self, session: Session) -> m.Reply:
+        return await self._alone(session, "restart")
+
+    async def _alone(self, session: Session, directive: str) -> m.Reply:
+        """Undo and restart change the story for everyone: only a player alone in it (or an author) may."""
+        instance = session.instance
+        async with instance.lock:
+            if len(instance.sessions) > 1 and not session.author:
+                raise RpcError(Code.FORBIDDEN, f"{directive} is only for a player alone in the story")
+            telling = _engine(lambda: session.player.command(directive))
+            return self._reply(instance, telling)
+
+    async def save(self, session: Session, name: str) -> m.SaveResult:
+        instance = session.instance
+        async with instance.lock:
+            instance.story.save(name)
+            return m.SaveResult(name=name, turn=instance.story.turn)
+
+    async def restore(self, session: Session, name: str) -> m.SaveResult:
+        instance = session.instance
+        async with instance.lock:
+            if len(instance.sessions) > 1 and not session.author:
+                raise RpcError(Code.FORBIDDEN, "restore is only for a player alone in the story")
+            _engine(lambda: session.player.restore(name), field_name="name")
+            return m.SaveResult(name=name, turn=instance.story.turn)
+
+    async def actions(self, session: Session) -> m.ActionsResult:
+        async with session.instance.lock:
+            story = session.instance.story
+            commands = [] if story.ended else story.possible_commands(session.actor)
+        return m.ActionsResult(commands=commands)
+
+    async def state(self, session: Session) -> m.StateResult:
+        instance = session.instance
+        async with instance.lock:
+            world = instance.story.simulation.world
+            return m.StateResult(
+                instance=instance.id,
+                world=instance.world,
+                actor=session.actor,
+                turn=instance.story.turn,
+                room=world.room_of(session.actor),
+                inventory=list(world.children[session.actor]),
+                ended=instance.story.ended,
+                hash=world.digest(),
+            )
+
+    async def realize(self, session: Session, params: m.RealizeParams) -> m.RealizeResult:
+        player = session.player
+        async with session.instance.lock:
+            asked = params.spin
+            spin = player.spin if asked is None else _engine(lambda: spun(player.spin, asked), "spin")
+            _engine(lambda: player.check_focalizer(spin), field_name="spin")
+            story = player.story
+            text = _engine(
+                lambda: render(
+                    story.simulation,
+                    spin,
+                    params.template,
+                    focalizer=story.focalizer(spin),
+                    seed=story.seed,
+                    discourse=player.discourse,
+                ),
+                field_name="template",
+            )
+        return m.RealizeResult(text=text)
+
+    # -- helpers --------------------------------------------------------------------------------------
+
+    def _reply(self, instance: Instance, telling: Telling) -> m.Reply:
+        return m.Reply(text=telling.text, blocks=_blocks(telling), turn=instance.story.turn, ended=instance.story.ended)
+
+    def _tell_others(self, session: Session, method: str, params: m.Result) -> None:
+        for other in session.instance.sessions.values():
+            if other is not session:
+                other.notify(method, params)
+
+
+def spun(spin: Spin, argument: m.SpinArgument) -> Spin:
+    """A spin argument (a name, names in order, or settings) applied over `spin`."""
+    if isinstance(argument, str):
+        argument = [argument]
+    if isinstance(argument, list):
+        for name in argument:
+            found = load_spin(name)
+            spin = apply(spin, dict(found.overrides), source=f"spin {found.name}")
+        return spin
+    return apply(spin, dict(argument), source="spin")
+
+
+def spin_settings(spin: Spin) -> dict[str, Any]:
+    """A spin as plain settings for the wire."""
+    return msgspec.to_builtins(spin)  # type: ignore[no-any-return]
+
+
+def _retold(player: Player, spin: Spin) -> Telling:
+    player.check_focalizer(spin)
+    return player.story.tell(spin)
+
+
+def _blocks(telling: Telling) -> list[m.Block]:
+    return [m.Block(kind=block.kind, text=block.text) for block in telling.blocks]
+
+
+def _node(node: Node) -> m.Node:
+    return m.Node(tag=node.tag, name=node.name, link=node.link, children=[_node(child) for child in node.children])
+
+
+def _new_id(taken: dict[str, Any]) -> str:
+    while True:
+        candidate = secrets.token_hex(4)
+        if candidate not in taken:
+            return candidate
+
+
+def _engine(work: Callable[[], Any], field_name: str | None = None) -> Any:
+    """Run engine work, turning its errors into the protocol's: the message says what was wrong."""
+    data = {"field": field_name} if field_name else None
+    try:
+        return work()
+    except UnknownName as error:
+        raise RpcError(Code.UNKNOWN, str(error), data) from None
+    except Forbidden as error:
+        raise RpcError(Code.FORBIDDEN, str(error), data) from None
+    except StoryEnded as error:
+        raise RpcError(Code.ENDED, str(error)) from None
+    except (SpinError, TemplateError) as error:
+        raise RpcError(Code.INVALID_PARAMS, str(error), {"field": field_name or "spin", "reason": str(error)}) from None
+    except EngineError as error:
+        raise RpcError(Code.INVALID_PARAMS, str(error), data) from None

@@ -1,0 +1,208 @@
+"""JSON-RPC: decoding messages and batches, dispatching each request to its method, and encoding answers.
+
+A message, in order:
+1. Decoded (a parse error is -32700); an empty batch is one -32600.
+2. Each request of a batch is handled in turn, never concurrently, so a session's requests keep their order
+   (jsonrpcserver's own async batches run members at once); a bad member gets its own error and the others
+   go on; a notification gets no response, and a batch of notifications none at all.
+3. Each request is dispatched by jsonrpcserver to its method, which decodes its params into the contract's
+   struct (-32602 naming the field and why), checks the session and its rate, and calls the host.
+4. Errors carry the protocol's code and a message for people; an unexpected failure is logged and sent as
+   a bare -32603, never with its exception text.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import msgspec
+from jsonrpcserver import Error, Result, Success, async_dispatch_to_serializable
+
+from protocol import messages as m
+from protocol.errors import Code, RpcError
+from protocol.methods import BY_NAME
+from protocol.openrpc import document
+from server.host import Host, Session
+
+log = logging.getLogger(__name__)
+
+RATE = 20.0
+"""Requests a second a session may make, on average."""
+BURST = 60.0
+"""Requests a session may make at once before the rate applies."""
+
+
+@dataclass(eq=False)
+class Caller:
+    """Who is calling: the host, the connection's bound session (a WebSocket after join/resume), the token an
+    HTTP request carried, and whether the connection may act as an author."""
+
+    host: Host
+    session: Session | None = None
+    token: str | None = None
+    author: bool = False
+    bind: Callable[[Session], None] | None = None
+    """Given on a WebSocket: binds the socket to a session, so later requests need no token."""
+
+
+@dataclass(eq=False)
+class Bucket:
+    """A token bucket: RATE requests a second on average, BURST at once."""
+
+    tokens: float = BURST
+    at: float = field(default_factory=time.monotonic)
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(BURST, self.tokens + (now - self.at) * RATE)
+        self.at = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
+_buckets: dict[str, Bucket] = {}
+
+
+Handler = Callable[[Caller, Any], Awaitable[m.Result]]
+
+
+def _method(name: str, run: Handler) -> Callable[..., Awaitable[Result]]:
+    """Wrap a host call as a jsonrpcserver method: decode params, find the session, encode the result."""
+    spec = BY_NAME[name]
+
+    async def call(caller: Caller, *positional: Any, **named: Any) -> Result:
+        try:
+            if positional:
+                raise RpcError(Code.INVALID_PARAMS, "params must be an object of named values", {"field": "params"})
+            params = _decode(spec.params, named)
+            if spec.session:
+                session = caller.session or caller.host.session(caller.token)
+                _rate(session)
+                async with session.lock:
+                    result = await run(caller, (session, params))
+            else:
+                result = await run(caller, params)
+            return Success(msgspec.to_builtins(result))
+        except RpcError as error:
+            if error.data is None:
+                return Error(int(error.code), error.message)
+            return Error(int(error.code), error.message, error.data)
+        except Exception:
+            log.exception("internal error in %s", name)
+            return Error(int(Code.INTERNAL_ERROR), "Internal error")
+
+    call.__name__ = name
+    return call
+
+
+def _decode(kind: type[m.Message], params: dict[str, Any]) -> Any:
+    try:
+        return msgspec.convert(params, kind)
+    except msgspec.ValidationError as error:
+        text = str(error)
+        where = text.split("`$.", 1)[1].split("`", 1)[0] if "`$." in text else None
+        if where is None and "field `" in text:
+            where = text.split("field `", 1)[1].split("`", 1)[0]
+        raise RpcError(Code.INVALID_PARAMS, f"invalid params: {text}", {"field": where, "reason": text}) from None
+
+
+def _rate(session: Session) -> None:
+    bucket = _buckets.setdefault(session.token, Bucket())
+    if not bucket.take():
+        raise RpcError(Code.RATE_LIMITED, "too many requests: slow down", {"rate": RATE, "burst": BURST})
+
+
+async def _join(caller: Caller, params: m.JoinParams) -> m.Result:
+    session, result = await caller.host.join(params, author=caller.author)
+    if caller.bind is not None:
+        caller.bind(session)
+    return result
+
+
+async def _resume(caller: Caller, params: m.ResumeParams) -> m.Result:
+    session = caller.host.session(params.token)
+    if caller.bind is not None:
+        caller.bind(session)
+    instance = session.instance
+    return m.ResumeResult(instance=instance.id, actor=session.actor, turn=instance.story.turn)
+
+
+def methods() -> dict[str, Callable[..., Awaitable[Result]]]:
+    """The methods, by name: each a thin call into the host."""
+    table: dict[str, Handler] = {
+        "worlds": lambda c, p: _now(c.host.worlds()),
+        "spins": lambda c, p: _now(c.host.spins()),
+        "create": lambda c, p: _now(c.host.create(p)),
+        "instances": lambda c, p: _now(c.host.list_instances()),
+        "join": _join,
+        "resume": _resume,
+        "leave": lambda c, sp: c.host.leave(sp[0]),
+        "command": lambda c, sp: c.host.command(sp[0], sp[1].text),
+        "narrate": lambda c, sp: c.host.narrate(sp[0], sp[1]),
+        "spin": lambda c, sp: c.host.spin(sp[0], sp[1]),
+        "concept": lambda c, sp: c.host.concept(sp[0], sp[1]),
+        "world": lambda c, sp: c.host.world(sp[0]),
+        "undo": lambda c, sp: c.host.undo(sp[0]),
+        "restart": lambda c, sp: c.host.restart(sp[0]),
+        "save": lambda c, sp: c.host.save(sp[0], sp[1].name),
+        "restore": lambda c, sp: c.host.restore(sp[0], sp[1].name),
+        "actions": lambda c, sp: c.host.actions(sp[0]),
+        "state": lambda c, sp: c.host.state(sp[0]),
+        "realize": lambda c, sp: c.host.realize(sp[0], sp[1]),
+    }
+    wrapped = {name: _method(name, run) for name, run in table.items()}
+    wrapped["rpc.discover"] = _discover_method
+    return wrapped
+
+
+async def _discover_method(caller: Caller, *positional: Any, **named: Any) -> Result:
+    return Success(document())
+
+
+async def _now(value: m.Result) -> m.Result:
+    return value
+
+
+# -- messages ---------------------------------------------------------------------------------------------
+
+
+def error_response(code: Code, message: str | None = None, data: Any = None, id_: Any = None) -> dict[str, Any]:
+    return {"jsonrpc": "2.0", "error": RpcError(code, message, data).to_wire(), "id": id_}
+
+
+async def handle(raw: bytes | str, caller: Caller, table: dict[str, Callable[..., Awaitable[Result]]]) -> bytes | None:
+    """Answer one message (a request or a batch); None when nothing is to be sent back."""
+    try:
+        message = msgspec.json.decode(raw)
+    except msgspec.DecodeError as error:
+        return msgspec.json.encode(error_response(Code.PARSE_ERROR, f"not valid JSON: {error}"))
+    if isinstance(message, list):
+        if not message:
+            return msgspec.json.encode(error_response(Code.INVALID_REQUEST, "an empty batch"))
+        answers = [answer for member in message if (answer := await _one(member, caller, table)) is not None]
+        return msgspec.json.encode(answers) if answers else None
+    answer = await _one(message, caller, table)
+    return None if answer is None else msgspec.json.encode(answer)
+
+
+async def _one(
+    member: Any, caller: Caller, table: dict[str, Callable[..., Awaitable[Result]]]
+) -> dict[str, Any] | None:
+    if not isinstance(member, dict):
+        return error_response(Code.INVALID_REQUEST, "a request is an object")
+    answer = await async_dispatch_to_serializable(
+        "",
+        table,
+        context=caller,
+        deserializer=lambda _: member,  # decoded already; jsonrpcserver still checks the request's shape
+    )
+    if isinstance(answer, dict) and "error" in answer and answer["error"]["code"] in (-32603, -32000):
+        # Whatever failed inside is in the log; the wire never carries an exception's text.
+        answer["error"] = {"code": answer["error"]["code"], "message": answer["error"]["message"]}
+    return answer  # type: ignore[return-value]
