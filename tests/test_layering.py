@@ -8,12 +8,13 @@ from pathlib import Path
 import pytest
 
 import clients
+import protocol
 import server
 import spins
 import worlds
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = (server, clients, worlds, spins)
+PACKAGES = (server, protocol, clients, worlds, spins)
 FORBIDDEN_IN_ENGINE = ("aiohttp", "asyncio", "sqlite3", "socket", "jsonrpcserver", "prompt_toolkit", "subprocess")
 
 
@@ -62,3 +63,11 @@ def test_every_module_says_its_one_job(name):
     module = importlib.import_module(name)
     doc = (module.__doc__ or "").strip()
     assert doc, f"{name} has no docstring"
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "protocol").rglob("*.py")), ids=lambda p: str(p.relative_to(ROOT)))
+def test_the_protocol_knows_nothing_of_the_server(path):
+    tree = ast.parse(path.read_text())
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            assert node.module.split(".")[0] not in ("server", "clients", "aiohttp"), f"{path.name}: {node.module}"
