@@ -15,10 +15,10 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from bench import play, telling
+from bench import play, server, telling
 from bench.measure import Benchmark, Result, Settings, duration
 
-MODULES = {"telling": telling.BENCHMARKS, "play": play.BENCHMARKS}
+MODULES = {"telling": telling.BENCHMARKS, "play": play.BENCHMARKS, "server": server.BENCHMARKS}
 
 
 def every() -> dict[str, Benchmark]:

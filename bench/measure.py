@@ -29,6 +29,12 @@ class Settings:
     tellings: int = 1_000
     repeats: int = 5
     commands: int = 2_000
+    requests: int = 500
+    """Commands each transport's latency is measured over."""
+    players: int = 50
+    instances: int = 10
+    seconds: float = 20.0
+    """How long the crowd plays."""
 
 
 @dataclass(frozen=True, slots=True)

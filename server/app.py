@@ -19,7 +19,7 @@ from protocol import messages as m
 from protocol.errors import Code
 from protocol.openrpc import document
 from server import rpc
-from server.host import Host, Session
+from server.host import Host, Limits, Session
 
 log = logging.getLogger(__name__)
 
@@ -38,6 +38,10 @@ class Config:
     """Messages queued for one socket; a client that falls this far behind is disconnected (it may resume)."""
     author_on_loopback: bool = False
     author_token: str | None = None
+    rate: float = 20.0
+    """Requests a second one session may make on average (-32006 beyond)."""
+    burst: float = 60.0
+    """Requests one session may make at once before the rate applies."""
 
 
 CONFIG = web.AppKey("config", Config)
@@ -53,7 +57,7 @@ def create_app(config: Config | None = None) -> web.Application:
     # answered -32007 in JSON-RPC rather than cut off with a bare HTTP 413.
     app = web.Application(client_max_size=config.max_message * 4)
     app[CONFIG] = config
-    app[HOST] = Host(author_token=config.author_token)
+    app[HOST] = Host(author_token=config.author_token, limits=Limits(config.rate, config.burst))
     app[METHODS] = rpc.methods()
     app[SOCKETS] = set()
     app.router.add_post("/rpc", rpc_over_http)

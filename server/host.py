@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -37,6 +38,14 @@ Notify = Callable[[str, m.Result], None]
 """Sends one notification to one session's connections: never blocks (slow clients are dealt with there)."""
 
 
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """How fast a session may go: `rate` requests a second on average, `burst` at once."""
+
+    rate: float = 20.0
+    burst: float = 60.0
+
+
 @dataclass(eq=False)
 class Session:
     """One player in one instance: its token, its actor, its name, and its Player (spin and discourse)."""
@@ -50,6 +59,20 @@ class Session:
     listeners: set[Notify] = field(default_factory=set)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     """Holds one request of this session at a time, so its requests are handled in the order received."""
+    allowance: float = -1.0
+    checked: float = field(default_factory=time.monotonic)
+
+    def admit(self, limits: Limits) -> bool:
+        """Whether one more request fits the limits now (a token bucket, full at first)."""
+        now = time.monotonic()
+        if self.allowance < 0:
+            self.allowance = limits.burst
+        self.allowance = min(limits.burst, self.allowance + (now - self.checked) * limits.rate)
+        self.checked = now
+        if self.allowance < 1:
+            return False
+        self.allowance -= 1
+        return True
 
     def notify(self, method: str, params: m.Result) -> None:
         for listener in list(self.listeners):
@@ -80,7 +103,8 @@ class Instance:
 class Host:
     """Every live instance and session of one server. All I/O is the caller's; this holds the state."""
 
-    def __init__(self, *, author_token: str | None = None) -> None:
+    def __init__(self, *, author_token: str | None = None, limits: Limits | None = None) -> None:
+        self.limits = limits or Limits()
         self.instances: dict[str, Instance] = {}
         self.sessions: dict[str, Session] = {}
         self.author_token = author_token or secrets.token_urlsafe(24)

@@ -14,9 +14,8 @@ A message, in order:
 from __future__ import annotations
 
 import logging
-import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import msgspec
@@ -26,14 +25,9 @@ from protocol import messages as m
 from protocol.errors import Code, RpcError
 from protocol.methods import BY_NAME
 from protocol.openrpc import document
-from server.host import Host, Session
+from server.host import Host, Limits, Session
 
 log = logging.getLogger(__name__)
-
-RATE = 20.0
-"""Requests a second a session may make, on average."""
-BURST = 60.0
-"""Requests a session may make at once before the rate applies."""
 
 
 @dataclass(eq=False)
@@ -47,26 +41,6 @@ class Caller:
     author: bool = False
     bind: Callable[[Session], None] | None = None
     """Given on a WebSocket: binds the socket to a session, so later requests need no token."""
-
-
-@dataclass(eq=False)
-class Bucket:
-    """A token bucket: RATE requests a second on average, BURST at once."""
-
-    tokens: float = BURST
-    at: float = field(default_factory=time.monotonic)
-
-    def take(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(BURST, self.tokens + (now - self.at) * RATE)
-        self.at = now
-        if self.tokens < 1:
-            return False
-        self.tokens -= 1
-        return True
-
-
-_buckets: dict[str, Bucket] = {}
 
 
 Handler = Callable[[Caller, Any], Awaitable[m.Result]]
@@ -83,7 +57,7 @@ def _method(name: str, run: Handler) -> Callable[..., Awaitable[Result]]:
             params = _decode(spec.params, named)
             if spec.session:
                 session = caller.session or caller.host.session(caller.token)
-                _rate(session)
+                _rate(session, caller.host.limits)
                 async with session.lock:
                     result = await run(caller, (session, params))
             else:
@@ -112,10 +86,9 @@ def _decode(kind: type[m.Message], params: dict[str, Any]) -> Any:
         raise RpcError(Code.INVALID_PARAMS, f"invalid params: {text}", {"field": where, "reason": text}) from None
 
 
-def _rate(session: Session) -> None:
-    bucket = _buckets.setdefault(session.token, Bucket())
-    if not bucket.take():
-        raise RpcError(Code.RATE_LIMITED, "too many requests: slow down", {"rate": RATE, "burst": BURST})
+def _rate(session: Session, limits: Limits) -> None:
+    if not session.admit(limits):
+        raise RpcError(Code.RATE_LIMITED, "too many requests: slow down", {"rate": limits.rate, "burst": limits.burst})
 
 
 async def _join(caller: Caller, params: m.JoinParams) -> m.Result:

@@ -241,6 +241,8 @@ WORLD = WorldDefinition(
     interactive=True,
     items=ITEMS,
     player="@visitor",
+    # Anyone in the plaza may be played by someone; the drift of the telling is the visitor's alone.
+    playable=("@visitor", "@punk", "@boy", "@collector", "@flaneur"),
     spin={"narratee": "@visitor"},
     prologue="You have come back to the plaza where you once lived, to meet someone here about midday.",
     scripts={"@punk": punk, "@boy": boy, "@collector": trash_collector, "@flaneur": flaneur, "@visitor": visitor},
