@@ -111,6 +111,33 @@ class Concept:
         del self.events[keep_events:]
 
 
+def export_concept(concept: Concept) -> dict[str, Any]:
+    """A concept as plain data (snapshots)."""
+    return {
+        "actor": concept.actor,
+        "moments": concept._moments,
+        "views": {
+            tag: [[view.link, view.parent, [list(pair) for pair in view.features]] for view in views]
+            for tag, views in concept._views.items()
+        },
+        "events": concept.events,
+    }
+
+
+def load_concept(data: dict[str, Any]) -> Concept:
+    """A concept rebuilt from `export_concept`'s data."""
+    concept = Concept(data["actor"])
+    concept._moments = {tag: list(moments) for tag, moments in data["moments"].items()}
+    concept._views = {
+        tag: [
+            ItemView(link, parent, tuple((name, value) for name, value in features)) for link, parent, features in views
+        ]
+        for tag, views in data["views"].items()
+    }
+    concept.events = list(data["events"])
+    return concept
+
+
 def concept_children(concept: Concept, moment: int | None = None) -> dict[str, list[str]]:
     """The actor's item tree at `moment`: parent tag -> children tags, as the actor pictured them."""
     children: dict[str, list[str]] = {}

@@ -17,10 +17,12 @@ import random
 from collections import deque
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from server.engine.actions.action import Action, Configure, Event, Modify, Outcome, SenseAction
 from server.engine.actions.preconditions import failure, prevention, refusal
-from server.engine.concepts import BEFORE_ANY_EVENT, Concept
+from server.engine.actions.records import event_data, event_from
+from server.engine.concepts import BEFORE_ANY_EVENT, Concept, export_concept, load_concept
 from server.engine.errors import WorldError
 from server.engine.world.definition import WorldDefinition
 from server.engine.world.items import Item, Room
@@ -112,6 +114,30 @@ class Simulation:
             concept.truncate(mark.events - 1)
         self.tick, self.turn, self.ended = mark.tick, mark.turn, mark.ended
         return True
+
+    # -- as plain data (snapshots) ------------------------------------------------------------------
+
+    def export(self) -> dict[str, Any]:
+        """The whole running state as plain data: world, clock, players, undo marks, events and concepts."""
+        return {
+            "world": self.world.export(),
+            "tick": self.tick,
+            "turn": self.turn,
+            "ended": self.ended,
+            "played": sorted(self.played),
+            "marks": [[m.journal, m.events, m.tick, m.turn, m.ended] for m in self._marks],
+            "events": [event_data(event) for event in self.events],
+            "concepts": [export_concept(concept) for concept in self.concepts.values()],
+        }
+
+    def load(self, data: dict[str, Any]) -> None:
+        """Put back what `export` gave, over a simulation freshly made from the same world and seed."""
+        self.world.load(data["world"])
+        self.tick, self.turn, self.ended = data["tick"], data["turn"], data["ended"]
+        self.played = set(data["played"])
+        self._marks = [Mark(*mark) for mark in data["marks"]]
+        self.events = [event_from(event) for event in data["events"]]
+        self.concepts = {concept["actor"]: load_concept(concept) for concept in data["concepts"]}
 
     def _run(self, queue: deque[Queued]) -> list[Event]:
         produced: list[Event] = []

@@ -13,7 +13,9 @@ each actor taken up or let go by a player — is logged, so a story can be rebui
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
+
+import msgspec
 
 from server.engine.actions import verbs
 from server.engine.actions.action import Event
@@ -68,6 +70,18 @@ class _Parsing:
 class _Undo:
     log: int
     parsing: dict[str, _Parsing]
+
+
+def _logged(entry: Logged) -> list[str]:
+    return [entry.entry, entry.actor, entry.text]
+
+
+def _memories(parsing: dict[str, _Parsing]) -> dict[str, Any]:
+    return {actor: msgspec.to_builtins(state.memory) for actor, state in parsing.items()}
+
+
+def _parsings(memories: dict[str, Any]) -> dict[str, _Parsing]:
+    return {actor: _Parsing(msgspec.convert(memory, Memory)) for actor, memory in memories.items()}
 
 
 class Story:
@@ -223,6 +237,36 @@ class Story:
         self.check_actor(actor)
         simulation = self.simulation
         return possible_commands(self.recognizer, actor, simulation.sight, self.definition.refusals, simulation.hooked)
+
+    # -- as plain data (snapshots) ------------------------------------------------------------------
+
+    @property
+    def settled(self) -> bool:
+        """Whether no actor has a question waiting to be answered: only then is the story captured whole."""
+        return all(state.pending is None for state in self._parsing.values())
+
+    def export(self) -> dict[str, Any]:
+        """Everything about this story as plain data; call only when `settled`."""
+        if not self.settled:
+            raise EngineError("a question is waiting for an answer; the story cannot be captured now")
+        return {
+            "seed": self.seed,
+            "spin": msgspec.to_builtins(self.spin),
+            "simulation": self.simulation.export(),
+            "log": [_logged(entry) for entry in self.log],
+            "parsing": _memories(self._parsing),
+            "undo": [[mark.log, _memories(mark.parsing)] for mark in self._undo],
+            "saves": {name: [_logged(entry) for entry in log] for name, log in self.saves.items()},
+        }
+
+    def load(self, data: dict[str, Any]) -> None:
+        """Put back what `export` gave, over a story freshly made from the same world and seed."""
+        self.spin = msgspec.convert(data["spin"], Spin)
+        self.simulation.load(data["simulation"])
+        self.log = [Logged(*entry) for entry in data["log"]]
+        self._parsing = _parsings(data["parsing"])
+        self._undo = [_Undo(log, _parsings(memories)) for log, memories in data["undo"]]
+        self.saves = {name: tuple(Logged(*entry) for entry in log) for name, log in data["saves"].items()}
 
     # -- telling -----------------------------------------------------------------------------------
 

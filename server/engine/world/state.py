@@ -197,6 +197,35 @@ class WorldState:
 
     # -- whole-world operations ---------------------------------------------------------------------
 
+    # -- as plain data (snapshots) ------------------------------------------------------------------
+
+    def export(self) -> dict[str, Any]:
+        """Everything that changes, as plain data: places, features and the undo journal."""
+        journal = [
+            [kind, tag, [old.link, old.parent]] if kind == "place" else [kind, tag, list(old)]
+            for kind, tag, old in self.journal
+        ]
+        return {
+            "places": {tag: [place.link, place.parent] for tag, place in self.places.items()},
+            "features": self.features,
+            "journal": journal,
+        }
+
+    def load(self, data: dict[str, Any]) -> None:
+        """Put back what `export` gave (for this world's items)."""
+        self.places = {tag: Place(link, parent) for tag, (link, parent) in data["places"].items()}
+        self.features = {tag: dict(values) for tag, values in data["features"].items()}
+        self.journal = [
+            (kind, tag, Place(old[0], old[1]) if kind == "place" else tuple(old)) for kind, tag, old in data["journal"]
+        ]
+        self.children = {tag: [] for tag in self.items}
+        for tag in self.items:  # in declaration order, as `move` keeps them
+            if tag in self.places:
+                self.children[self.places[tag].parent].append(tag)
+        for tag in self.items:
+            self._touch(tag)
+        self.version += 1
+
     def digest(self) -> str:
         """A hash that changes exactly when the world's state (places or features) changes."""
         hasher = hashlib.blake2b(digest_size=12)

@@ -1,0 +1,70 @@
+"""A story captured and resumed is the same story: state, tellings, knowledge, undo, and what comes next."""
+
+from __future__ import annotations
+
+import contextlib
+import random
+
+import pytest
+
+from bench.play import random_commands
+from server.catalog import load_world
+from server.engine.errors import EngineError
+from server.engine.player import Player
+from server.engine.snapshot import SnapshotError, capture, resume
+from server.engine.story import Story
+
+
+def _played(world: str, commands: int) -> Story:
+    story = Story(load_world(world), seed=3)
+    player = Player(story)
+    for line in random_commands(story, commands, random.Random(world)):
+        if story.ended:
+            break
+        with contextlib.suppress(EngineError):
+            player.command(line)
+    if not story.settled:
+        player.command("look")
+    return story
+
+
+@pytest.mark.parametrize("world", ["cloak", "cloak_plus", "artmaking", "lost_one"])
+def test_a_resumed_story_is_the_same_story(world):
+    story = _played(world, 120)
+    again = resume(load_world(world), capture(story))
+    assert again.turn == story.turn and again.ended == story.ended
+    assert again.simulation.world.digest() == story.simulation.world.digest()
+    assert Player(again).recount().text == Player(story).recount().text
+    for actor in story.simulation.concepts:
+        assert again.concept_tree(actor) == story.concept_tree(actor)
+    assert [entry.text for entry in again.log] == [entry.text for entry in story.log]
+    # Undo reaches as far back, and what comes next comes the same way.
+    story.undo(), again.undo()
+    assert again.simulation.world.digest() == story.simulation.world.digest()
+    if not story.ended:
+        assert Player(again).command("look").text == Player(story).command("look").text
+
+
+def test_a_robbery_snapshot_tells_the_same_through_everyone():
+    story = Story(load_world("robbery"))
+    story.run_to_end()
+    again = resume(load_world("robbery"), capture(story))
+    for actor in ("@robber", "@teller", "@guard"):
+        spin = story.spin.__class__(focalizer=actor, time="after")
+        assert again.tell(spin).text == story.tell(spin).text
+
+
+def test_a_snapshot_of_another_world_or_damaged_is_refused():
+    blob = capture(_played("artmaking", 5))
+    with pytest.raises(SnapshotError, match="artmaking"):
+        resume(load_world("cloak"), blob)
+    with pytest.raises(SnapshotError, match="damaged"):
+        resume(load_world("artmaking"), blob[: len(blob) // 2])
+
+
+def test_a_story_waiting_on_a_question_is_not_captured():
+    story = Story(load_world("cloak_plus"))
+    assert Player(story).command("x sack").text.startswith("Which do you mean")
+    assert not story.settled
+    with pytest.raises(EngineError, match="question"):
+        capture(story)
