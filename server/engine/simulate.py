@@ -1,14 +1,15 @@
 """The simulation: ticks, the action queue, the change each action makes, and who perceived what.
 
 One tick, in order:
-1. The commanded actor's actions, then the timeline's actions for this tick, then each other living
-   actor's scripted action (actors that players have taken up wait instead), are queued.
+1. The commanded actor's actions, then the timeline's actions for this tick, are queued and run (steps
+   2-5); then each other living actor's script is asked for its action, one actor after another, against
+   the world as it now is, and that action is run (actors that players have taken up wait instead).
 2. The front action is tried: refusal, preconditions, prevention by items present.
 3. If it can happen: reactions are asked for (against the world as it was), the change is made, and
    what it entails follows; entailments, then reactions, go to the *front* of the queue.
 4. It becomes an event, whatever its outcome; every actor who perceived it (the agent, and whoever saw
    the agent or the direct object before or after) records it and what it saw in its concept.
-5. Repeat until the queue is empty. An event whose action is `final` ends the story.
+5. Repeat until the queue is empty. An event whose action is `final` ends the story, and the tick.
 """
 
 from __future__ import annotations
@@ -95,13 +96,17 @@ class Simulation:
         queue: deque[Queued] = deque((action, "command", None) for action in commanded)
         acting = {action.agent for action, _, _ in queue}
         queue.extend((action, "timeline", None) for action in self._timeline.get(self.tick, ()))
+        produced = self._run(queue)
+        # The others act after the commanded actions are done, so they answer to the world as it now is.
         for actor, script in self.definition.scripts.items():
+            if self.ended:
+                break
             if actor in acting or actor in self.played or self.world.get(actor, "alive") is False:
                 continue
             action = script(actor, self.world, self.tick, self.rng("script", actor))
             if action is not None:
-                queue.append((action, "script", None))
-        return self._run(queue)
+                produced += self._run(deque([(action, "script", None)]))
+        return produced
 
     def undo(self) -> bool:
         """Put the world, the events and every concept back as they were before the last turn."""
@@ -152,6 +157,7 @@ class Simulation:
             produced.append(event)
             if event.done and action.final:
                 self.ended = True
+                break  # the story is over: nothing more happens in it
             follow: list[Queued] = [(a, f"entailed by {event.id}", event) for a in entailed]
             follow += [(a, f"reaction to {event.id}", event) for a in reactions]
             queue.extendleft(reversed(follow))
@@ -184,7 +190,10 @@ class Simulation:
                 entailed = list(action.entails(action, world))
             if isinstance(action, SenseAction) and action.modality == "sight":
                 observed = self._observed(action)
-        after = self._onlookers(action)
+        if reason is not None:
+            # Nothing happened to the direct object: only someone who saw the agent saw the attempt.
+            before = self._onlookers(action, agent_only=True)
+        after = self._onlookers(action, agent_only=reason is not None)
         if action.witnessed in ("arrival", "newcomers"):
             # New to the scene: seen now by those who did not see the departure that brought it about.
             already = origin.perceivers if origin is not None else before
@@ -212,10 +221,11 @@ class Simulation:
         self._record(event, surroundings)
         return event, entailed, reactions
 
-    def _onlookers(self, action: Action) -> set[str]:
-        """Living, waking actors who see the agent or the direct object now."""
+    def _onlookers(self, action: Action, *, agent_only: bool = False) -> set[str]:
+        """Living, waking actors who see the agent or (unless `agent_only`) the direct object now."""
         world, sight = self.world, self.sight
-        seen = [tag for tag in (action.agent, action.direct) if tag is not None and tag in world.items]
+        roles = (action.agent,) if agent_only else (action.agent, action.direct)
+        seen = [tag for tag in roles if tag is not None and tag in world.items]
         found = set()
         for actor in self.concepts:
             if world.get(actor, "alive") is False or world.get(actor, "awake") is False:
@@ -268,7 +278,9 @@ class Simulation:
             involved.extend(event.observed)
         involved_items = [tag for tag in involved if tag is not None and tag in world.items]
         for actor in event.perceivers:
-            concept = self.concepts[actor]
+            concept = self.concepts.get(actor)
+            if concept is None:
+                continue  # a room or thing "doing" something (a world's bookkeeping) perceives nothing
             concept.witness(event.id)
             if surroundings[actor] != self._surroundings(actor):
                 # Moved, or the light changed: take in the new surroundings whole.

@@ -21,6 +21,7 @@ from server.engine.actions import verbs
 from server.engine.actions.action import Event
 from server.engine.errors import EngineError, UnknownName
 from server.engine.narrator import Discourse, Telling, Trace, tell
+from server.engine.parser.grammar import GRAMMAR
 from server.engine.parser.recognize import Clarify, Memory, NotUnderstood, Recognizer
 from server.engine.parser.suggest import possible_commands
 from server.engine.simulate import Simulation
@@ -96,7 +97,8 @@ class Story:
 
     def _begin(self) -> None:
         self.simulation = Simulation(self.definition, self.seed)
-        self.recognizer = Recognizer(self.simulation.world)
+        # A world's own commands come first: where they read the same words, the world means its own.
+        self.recognizer = Recognizer(self.simulation.world, (*self.definition.commands, *GRAMMAR))
         self.log: list[Logged] = []
         self._parsing: dict[str, _Parsing] = {}
         self._undo: list[_Undo] = []

@@ -40,5 +40,5 @@ def _same_event(event: Event, focalizer: str) -> tuple[object, ...]:
         action.told_as,
         getattr(action, "to", None),
         event.outcome,
-        event.reason,
+        None if event.reason is None else (event.reason.name, event.reason.template),
     )

@@ -14,6 +14,7 @@ from server.engine.world.items import ROOT, TAG, Actor, Item, Room
 if TYPE_CHECKING:
     from server.engine.actions.action import Action
     from server.engine.actions.preconditions import Refusal
+    from server.engine.parser.grammar import CommandKind
     from server.engine.world.state import WorldState
 
 Script = Callable[[str, "WorldState", int, random.Random], "Action | None"]
@@ -63,6 +64,8 @@ class WorldDefinition:
     scripts: Mapping[str, Script] = field(default_factory=dict)
     refusals: tuple[Refusal, ...] = ()
     reactions: tuple[WorldReaction, ...] = ()
+    commands: tuple[CommandKind, ...] = ()
+    """Command kinds of this world's own, beside the standard grammar ("brandish OBJ at OBJ2")."""
     dynamic_spin: DynamicSpin | None = None
     prologue: str = ""
     score: Callable[[WorldState], tuple[int, int]] | None = None
