@@ -6,7 +6,7 @@ import asyncio
 import contextlib
 import ipaddress
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -67,16 +67,20 @@ def create_app(config: Config | None = None) -> web.Application:
     app.router.add_get("/", browser_client)
     if WEB_CLIENT.is_dir():
         app.router.add_static("/web/", WEB_CLIENT)
-    app.cleanup_ctx.append(_close_sockets_on_shutdown)
+    # On shutdown, not cleanup: aiohttp waits (60 s by default) for open handlers between the two, then
+    # cancels them, so sockets closed only at cleanup would be dropped late and without a word.
+    app.on_shutdown.append(_close_sockets_on_shutdown)
     return app
 
 
-async def _close_sockets_on_shutdown(app: web.Application) -> AsyncIterator[None]:
-    yield
-    open_sockets: set[web.WebSocketResponse] = app[SOCKETS]
-    for socket in list(open_sockets):
+async def _close_sockets_on_shutdown(app: web.Application) -> None:
+    async def close(socket: web.WebSocketResponse) -> None:
         with contextlib.suppress(Exception):
-            await socket.close(code=1001, message=b"server shutting down")
+            await asyncio.wait_for(socket.close(code=1001, message=b"server shutting down"), timeout=5.0)
+
+    # All at once, each for a few seconds at most: a client that never reads must not hold up the rest.
+    open_sockets: set[web.WebSocketResponse] = app[SOCKETS]
+    await asyncio.gather(*(close(socket) for socket in list(open_sockets)))
 
 
 # -- plain routes ---------------------------------------------------------------------------------------------
@@ -157,6 +161,8 @@ class Outbox:
         self.queue: asyncio.Queue[bytes | None] = asyncio.Queue(maxsize=size)
         self.task = asyncio.create_task(self._send())
         self.session: Session | None = None
+        self.dropping: asyncio.Task[None] | None = None
+        """The closing of a socket that fell behind: once begun, nothing more is queued (or logged)."""
 
     async def _send(self) -> None:
         while (message := await self.queue.get()) is not None:
@@ -166,11 +172,16 @@ class Outbox:
                 return
 
     def put(self, message: bytes) -> None:
+        if self.dropping is not None:
+            return
         try:
             self.queue.put_nowait(message)
         except asyncio.QueueFull:
             log.warning("disconnecting a client that fell %d messages behind", self.queue.maxsize)
-            asyncio.get_running_loop().create_task(self.socket.close(code=1008, message=b"too slow"))
+            self.dropping = asyncio.get_running_loop().create_task(self._drop())
+
+    async def _drop(self) -> None:
+        await self.socket.close(code=1008, message=b"too slow")
 
     def notify(self, method: str, params: m.Result) -> None:
         self.put(msgspec.json.encode({"jsonrpc": "2.0", "method": method, "params": params}))

@@ -1,8 +1,9 @@
 """Live world instances and the sessions playing them: one lock a instance, and notifications to each player.
 
 The turn model, for several players in one instance:
-1. Each command is one tick for the whole instance, applied one at a time under the instance's lock (a
-   batch never interleaves with another's commands).
+1. Each command is one tick for the whole instance, applied one at a time under the instance's lock; a
+   message (a request or a whole batch) of one of its sessions holds the instance's `turns` while it is
+   handled, so a batch never interleaves with another's commands.
 2. In that tick every actor nobody plays acts by its script; actors of players who did not command simply
    wait, and their waiting is never told.
 3. The commanding session is told its turn in its reply; every other session whose actor perceived
@@ -27,6 +28,7 @@ from server.catalog import load_spin, load_world, spin_names, world_names
 from server.engine.directives import Forbidden
 from server.engine.errors import EngineError, SpinError, TemplateError, UnknownName
 from server.engine.narrator import Telling, render
+from server.engine.parser.words import split_commands
 from server.engine.player import Player
 from server.engine.spin import Spin, apply
 from server.engine.story import Story, StoryEnded, Turn
@@ -36,6 +38,9 @@ log = logging.getLogger(__name__)
 
 Notify = Callable[[str, m.Result], None]
 """Sends one notification to one session's connections: never blocks (slow clients are dealt with there)."""
+
+SHARED = frozenset({"undo", "restart", "restore"})
+"""Directives that change the story for everyone in it, whether called as methods or typed as commands."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,6 +94,9 @@ class Instance:
     story: Story
     sessions: dict[str, Session] = field(default_factory=dict)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    """Held by each call that reads or changes the story."""
+    turns: asyncio.Lock = field(default_factory=asyncio.Lock)
+    """Held by one message of its sessions at a time (taken by the dispatcher, which sees whole batches)."""
 
     def player_of(self, actor: str) -> Session | None:
         return next((s for s in self.sessions.values() if s.actor == actor), None)
@@ -143,12 +151,17 @@ class Host:
 
     # -- instances and sessions -----------------------------------------------------------------------
 
-    def create(self, params: m.CreateParams) -> m.CreateResult:
+    def create(self, params: m.CreateParams, *, author: bool = False) -> m.CreateResult:
+        if not author and (params.world.endswith(".py") or "/" in params.world):
+            # A world named by path is a Python file run on this machine: only an author may have one run.
+            raise RpcError(Code.FORBIDDEN, "only an author may name a world by its path", {"field": "world"})
         definition = _engine(lambda: load_world(params.world), field_name="world")
         seed = params.seed if params.seed is not None else secrets.randbelow(2**31)
         story = Story(definition, seed=seed)
         if params.spin is not None:
-            story.spin = spun(story.spin, params.spin)
+            asked = params.spin
+            story.spin = _engine(lambda: spun(story.spin, asked), field_name="spin")
+            _engine(lambda: story.check_spin(story.spin), field_name="spin")
         if not definition.interactive:
             story.run_to_end()
         instance = Instance(id=_new_id(self.instances), world=params.world, seed=seed, story=story)
@@ -177,7 +190,9 @@ class Host:
             if params.spin is not None:
                 asked = params.spin
                 player.spin = _engine(lambda: spun(player.spin, asked), field_name="spin")
-                _engine(lambda: player.check_focalizer(player.spin), field_name="spin")
+            # Checked even without a spin asked for: the instance's own spin (given at creation) may tell
+            # through, or command, someone else.
+            _engine(lambda: player.check_focalizer(player.spin), field_name="spin")
             token = secrets.token_urlsafe(24)
             name = params.name or actor.lstrip("@")
             session = Session(token, instance, actor, name, author, player)
@@ -221,6 +236,10 @@ class Host:
     async def command(self, session: Session, text: str) -> m.Reply:
         instance = session.instance
         async with instance.lock:
+            for part in split_commands(text) or [text]:
+                found = session.player.directives.match(part)
+                if found is not None and found[0].name in SHARED:
+                    self._check_alone(session, found[0].name)
             was_over = instance.story.ended
             telling = _engine(lambda: session.player.command(text, lambda turn: self._news(session, turn)))
             reply = self._reply(instance, telling)
@@ -272,6 +291,8 @@ class Host:
     async def concept(self, session: Session, params: m.ConceptParams) -> m.ConceptResult:
         actor = params.actor or session.actor
         async with session.instance.lock:
+            # An actor the world does not have is unknown (-32001) to everyone, not forbidden to players.
+            _engine(lambda: session.instance.story.check_actor(actor), field_name="actor")
             text = _engine(lambda: session.player.concept_listing(actor), field_name="actor")
             tree = session.instance.story.concept_tree(actor)
         return m.ConceptResult(actor=actor, tree=_node(tree), text=text)
@@ -293,8 +314,7 @@ class Host:
         """Undo and restart change the story for everyone: only a player alone in it (or an author) may."""
         instance = session.instance
         async with instance.lock:
-            if len(instance.sessions) > 1 and not session.author:
-                raise RpcError(Code.FORBIDDEN, f"{directive} is only for a player alone in the story")
+            self._check_alone(session, directive)
             telling = _engine(lambda: session.player.command(directive))
             return self._reply(instance, telling)
 
@@ -307,8 +327,7 @@ class Host:
     async def restore(self, session: Session, name: str) -> m.SaveResult:
         instance = session.instance
         async with instance.lock:
-            if len(instance.sessions) > 1 and not session.author:
-                raise RpcError(Code.FORBIDDEN, "restore is only for a player alone in the story")
+            self._check_alone(session, "restore")
             _engine(lambda: session.player.restore(name), field_name="name")
             return m.SaveResult(name=name, turn=instance.story.turn)
 
@@ -357,6 +376,11 @@ class Host:
 
     def _reply(self, instance: Instance, telling: Telling) -> m.Reply:
         return m.Reply(text=telling.text, blocks=_blocks(telling), turn=instance.story.turn, ended=instance.story.ended)
+
+    def _check_alone(self, session: Session, directive: str) -> None:
+        """Undo, restart and restore change the story for everyone: only a player alone in it (or an author)."""
+        if len(session.instance.sessions) > 1 and not session.author:
+            raise RpcError(Code.FORBIDDEN, f"{directive} is only for a player alone in the story")
 
     def _tell_others(self, session: Session, method: str, params: m.Result) -> None:
         for other in session.instance.sessions.values():

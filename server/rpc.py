@@ -3,8 +3,9 @@
 A message, in order:
 1. Decoded (a parse error is -32700); an empty batch is one -32600.
 2. Each request of a batch is handled in turn, never concurrently, so a session's requests keep their order
-   (jsonrpcserver's own async batches run members at once); a bad member gets its own error and the others
-   go on; a notification gets no response, and a batch of notifications none at all.
+   (jsonrpcserver's own async batches run members at once), and the whole message holds its session's
+   instance, so no other session's commands come between a batch's; a bad member gets its own error and
+   the others go on; a notification gets no response, and a batch of notifications none at all.
 3. Each request is dispatched by jsonrpcserver to its method, which decodes its params into the contract's
    struct (-32602 naming the field and why), checks the session and its rate, and calls the host.
 4. Errors carry the protocol's code and a message for people; an unexpected failure is logged and sent as
@@ -13,6 +14,8 @@ A message, in order:
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -56,7 +59,7 @@ def _method(name: str, run: Handler) -> Callable[..., Awaitable[Result]]:
                 raise RpcError(Code.INVALID_PARAMS, "params must be an object of named values", {"field": "params"})
             params = _decode(spec.params, named)
             if spec.session:
-                session = caller.session or caller.host.session(caller.token)
+                session = _session_of(caller)
                 _rate(session, caller.host.limits)
                 async with session.lock:
                     result = await run(caller, (session, params))
@@ -73,6 +76,19 @@ def _method(name: str, run: Handler) -> Callable[..., Awaitable[Result]]:
 
     call.__name__ = name
     return call
+
+
+def _session_of(caller: Caller) -> Session:
+    """The caller's session: the one its socket is bound to while that session lasts (a socket stays bound
+    to a session that has left), else the one its token names."""
+    return _live(caller) or caller.host.session(caller.token)
+
+
+def _live(caller: Caller) -> Session | None:
+    bound = caller.session
+    if bound is not None and caller.host.sessions.get(bound.token) is bound:
+        return bound
+    return caller.host.sessions.get(caller.token or "")
 
 
 def _decode(kind: type[m.Message], params: dict[str, Any]) -> Any:
@@ -95,6 +111,7 @@ async def _join(caller: Caller, params: m.JoinParams) -> m.Result:
     session, result = await caller.host.join(params, author=caller.author)
     if caller.bind is not None:
         caller.bind(session)
+        caller.session = session  # the rest of a batch acts for it too
     return result
 
 
@@ -102,6 +119,7 @@ async def _resume(caller: Caller, params: m.ResumeParams) -> m.Result:
     session = caller.host.session(params.token)
     if caller.bind is not None:
         caller.bind(session)
+        caller.session = session
     instance = session.instance
     return m.ResumeResult(instance=instance.id, actor=session.actor, turn=instance.story.turn)
 
@@ -111,7 +129,7 @@ def methods() -> dict[str, Callable[..., Awaitable[Result]]]:
     table: dict[str, Handler] = {
         "worlds": lambda c, p: _now(c.host.worlds()),
         "spins": lambda c, p: _now(c.host.spins()),
-        "create": lambda c, p: _now(c.host.create(p)),
+        "create": lambda c, p: _now(c.host.create(p, author=c.author)),
         "instances": lambda c, p: _now(c.host.list_instances()),
         "join": _join,
         "resume": _resume,
@@ -155,13 +173,28 @@ async def handle(raw: bytes | str, caller: Caller, table: dict[str, Callable[...
         message = msgspec.json.decode(raw)
     except msgspec.DecodeError as error:
         return msgspec.json.encode(error_response(Code.PARSE_ERROR, f"not valid JSON: {error}"))
-    if isinstance(message, list):
-        if not message:
-            return msgspec.json.encode(error_response(Code.INVALID_REQUEST, "an empty batch"))
-        answers = [answer for member in message if (answer := await _one(member, caller, table)) is not None]
-        return msgspec.json.encode(answers) if answers else None
-    answer = await _one(message, caller, table)
-    return None if answer is None else msgspec.json.encode(answer)
+    except RecursionError:
+        # Small enough to be read, yet nested past what the decoder will follow.
+        return msgspec.json.encode(error_response(Code.PARSE_ERROR, "JSON nested too deeply"))
+    if isinstance(message, list) and not message:
+        return msgspec.json.encode(error_response(Code.INVALID_REQUEST, "an empty batch"))
+    members = message if isinstance(message, list) else [message]
+    answers = []
+    async with contextlib.AsyncExitStack() as held:
+        turns: asyncio.Lock | None = None
+        for member in members:
+            # Each member is dispatched as a task of its own, which lets other messages run in between: the
+            # instance's `turns`, held from the first member that has a session to the end, keeps another
+            # session's commands from slipping in among this batch's.
+            if turns is None and (session := _live(caller)) is not None:
+                turns = session.instance.turns
+                await held.enter_async_context(turns)
+            answer = await _one(member, caller, table)
+            if answer is not None:
+                answers.append(answer)
+    if not isinstance(message, list):
+        return msgspec.json.encode(answers[0]) if answers else None
+    return msgspec.json.encode(answers) if answers else None
 
 
 async def _one(
@@ -176,6 +209,7 @@ async def _one(
         deserializer=lambda _: member,  # decoded already; jsonrpcserver still checks the request's shape
     )
     if isinstance(answer, dict) and "error" in answer and answer["error"]["code"] in (-32603, -32000):
-        # Whatever failed inside is in the log; the wire never carries an exception's text.
-        answer["error"] = {"code": answer["error"]["code"], "message": answer["error"]["message"]}
+        # Whatever failed inside is in the log; the wire never carries an exception's text. jsonrpcserver's
+        # own failures (-32000, "Server error") are not in the contract: to a client they are internal errors.
+        answer["error"] = RpcError(Code.INTERNAL_ERROR).to_wire()
     return answer  # type: ignore[return-value]

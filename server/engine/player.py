@@ -98,10 +98,15 @@ class Player:
         return self.story.tell(whole)
 
     def check_focalizer(self, spin: Spin) -> None:
-        """In an interactive world a player tells only through its own actor (authors excepted)."""
+        """In an interactive world a player tells only through its own actor, and commands only it (authors
+        excepted)."""
+        if not self.story.definition.interactive or self.author:
+            return
         focalizer = self.story.focalizer(spin)
-        if focalizer != self.actor and self.story.definition.interactive and not self.author:
+        if focalizer != self.actor:
             raise Forbidden(f"you play {self.actor}; the story cannot be told through {focalizer}")
+        if spin.commanded not in (None, self.actor):
+            raise Forbidden(f"you play {self.actor}; you cannot command {spin.commanded}")
 
     def change_spin(self, words: list[str]) -> None:
         """`time after`, `narrator @guard`, `filters hesitant,surprise`, or the name of a spin."""
@@ -219,6 +224,7 @@ class Player:
         return listing(self.story.world_tree())
 
     def concept_listing(self, actor: str) -> str:
+        self.story.check_actor(actor)
         if actor != self.actor and self.story.definition.interactive and not self.author:
             raise Forbidden(f"you play {self.actor}; {actor}'s concept is not yours to read")
         return listing(self.story.concept_tree(actor))

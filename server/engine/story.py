@@ -100,6 +100,8 @@ class Story:
         # A world's own commands come first: where they read the same words, the world means its own.
         self.recognizer = Recognizer(self.simulation.world, (*self.definition.commands, *GRAMMAR))
         self.log: list[Logged] = []
+        self.log_kept = 0
+        """How many entries at the start of the log are unchanged since `log_taken` (what a store has)."""
         self._parsing: dict[str, _Parsing] = {}
         self._undo: list[_Undo] = []
         if self.definition.interactive:
@@ -152,7 +154,12 @@ class Story:
             return Turn(message=parsed.message)
         self._undo.append(_Undo(len(self.log) - 1, dict(self._parsing)))
         self._parsing[actor] = _Parsing(parsed.memory, None)
-        return Turn(tuple(simulation.advance(parsed.actions)))
+        try:
+            return Turn(tuple(simulation.advance(parsed.actions)))
+        except Exception:
+            # A world's hook failed partway through the tick: the turn did not happen, and is not logged.
+            self.undo()
+            raise
 
     def idle(self) -> Turn:
         """A tick in which nobody is commanded: the world runs on by itself."""
@@ -160,7 +167,11 @@ class Story:
             raise StoryEnded("the story has ended")
         self._undo.append(_Undo(len(self.log), dict(self._parsing)))
         self.log.append(Logged("idle"))
-        return Turn(tuple(self.simulation.advance()))
+        try:
+            return Turn(tuple(self.simulation.advance()))
+        except Exception:
+            self.undo()
+            raise
 
     def take(self, actor: str) -> None:
         """A player takes up `actor`: from now on it acts only when commanded (otherwise it waits, untold)."""
@@ -181,6 +192,7 @@ class Story:
             return False
         mark = self._undo.pop()
         del self.log[mark.log :]
+        self.log_kept = min(self.log_kept, mark.log)
         self._parsing = mark.parsing
         self._log_who_plays()
         return True
@@ -197,6 +209,13 @@ class Story:
             self.log.append(Logged("take", actor))
         for actor in sorted(logged - self.simulation.played):
             self.log.append(Logged("release", actor))
+
+    def log_changes(self) -> tuple[int, list[Logged]]:
+        """Where the log changed since `log_taken`, and what it holds from there on."""
+        return self.log_kept, self.log[self.log_kept :]
+
+    def log_taken(self) -> None:
+        self.log_kept = len(self.log)
 
     def restart(self) -> None:
         """Begin again from the world's first state (saves are kept, and so are the players)."""
