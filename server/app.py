@@ -6,7 +6,8 @@ import asyncio
 import contextlib
 import ipaddress
 import logging
-from collections.abc import Awaitable, Callable
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -20,6 +21,8 @@ from protocol.errors import Code
 from protocol.openrpc import document
 from server import rpc
 from server.host import Host, Limits, Session
+from server.persist import Keeper
+from server.store import Store
 
 log = logging.getLogger(__name__)
 
@@ -42,6 +45,9 @@ class Config:
     """Requests a second one session may make on average (-32006 beyond)."""
     burst: float = 60.0
     """Requests one session may make at once before the rate applies."""
+    data: Path | None = None
+    """The data directory: instances, sessions and saves live in its SQLite file and survive restarts.
+    None keeps everything in memory (tests, `curveship tell`)."""
 
 
 CONFIG = web.AppKey("config", Config)
@@ -70,7 +76,31 @@ def create_app(config: Config | None = None) -> web.Application:
     # On shutdown, not cleanup: aiohttp waits (60 s by default) for open handlers between the two, then
     # cancels them, so sockets closed only at cleanup would be dropped late and without a word.
     app.on_shutdown.append(_close_sockets_on_shutdown)
+    if config.data is not None:
+        app.cleanup_ctx.append(_kept_in(config.data))
     return app
+
+
+def _kept_in(directory: Path) -> Callable[[web.Application], AsyncIterator[None]]:
+    """Open the store before serving and bring every instance back; close it after the last request."""
+
+    async def keeping(app: web.Application) -> AsyncIterator[None]:
+        host = app[HOST]
+        started = time.perf_counter()
+        keeper = Keeper(Store(directory))
+        keeper.restore(host)
+        host.keeper = keeper
+        log.info(
+            "restored %d instances and %d sessions from %s in %.2f s",
+            len(host.instances),
+            len(host.sessions),
+            directory,
+            time.perf_counter() - started,
+        )
+        yield
+        keeper.close()
+
+    return keeping
 
 
 async def _close_sockets_on_shutdown(app: web.Application) -> None:

@@ -35,6 +35,19 @@ def load_world(name_or_path: str) -> WorldDefinition:
     return definition
 
 
+def world_source(name_or_path: str) -> bytes:
+    """The source of a world's file: what a stored instance checks it was made from."""
+    if name_or_path.endswith(".py") or "/" in name_or_path:
+        path = Path(name_or_path)
+    else:
+        module = importlib.import_module(f"worlds.{name_or_path}")
+        path = Path(module.__file__ or "")
+    try:
+        return path.read_bytes()
+    except OSError as error:
+        raise UnknownName(f"unknown world {name_or_path!r}: {error.strerror}") from None
+
+
 def _module_from_path(path: Path) -> object:
     if not path.is_file():
         raise UnknownName(f"unknown world {str(path)!r}: no such file")

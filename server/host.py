@@ -33,6 +33,7 @@ from server.engine.player import Player
 from server.engine.spin import Spin, apply
 from server.engine.story import Story, StoryEnded, Turn
 from server.engine.trees import Node, listing
+from server.persist import Keeper
 
 log = logging.getLogger(__name__)
 
@@ -111,8 +112,12 @@ class Instance:
 class Host:
     """Every live instance and session of one server. All I/O is the caller's; this holds the state."""
 
-    def __init__(self, *, author_token: str | None = None, limits: Limits | None = None) -> None:
+    def __init__(
+        self, *, author_token: str | None = None, limits: Limits | None = None, keeper: Keeper | None = None
+    ) -> None:
         self.limits = limits or Limits()
+        self.keeper = keeper
+        """Writes every change to the store before it is answered; None keeps instances in memory only."""
         self.instances: dict[str, Instance] = {}
         self.sessions: dict[str, Session] = {}
         self.author_token = author_token or secrets.token_urlsafe(24)
@@ -151,7 +156,7 @@ class Host:
 
     # -- instances and sessions -----------------------------------------------------------------------
 
-    def create(self, params: m.CreateParams, *, author: bool = False) -> m.CreateResult:
+    async def create(self, params: m.CreateParams, *, author: bool = False) -> m.CreateResult:
         if not author and (params.world.endswith(".py") or "/" in params.world):
             # A world named by path is a Python file run on this machine: only an author may have one run.
             raise RpcError(Code.FORBIDDEN, "only an author may name a world by its path", {"field": "world"})
@@ -165,14 +170,27 @@ class Host:
         if not definition.interactive:
             story.run_to_end()
         instance = Instance(id=_new_id(self.instances), world=params.world, seed=seed, story=story)
+        if self.keeper is not None:
+            async with instance.lock:
+                await self.keeper.created(instance, spin_settings(story.spin))
         self.instances[instance.id] = instance
         return m.CreateResult(instance=instance.id)
 
     def instance(self, instance_id: str) -> Instance:
         instance = self.instances.get(instance_id)
         if instance is None:
+            stale = self.keeper.stale.get(instance_id) if self.keeper else None
+            if stale is not None:
+                raise RpcError(
+                    Code.UNKNOWN, f"instance {instance_id!r} is not loaded: {stale.reason}", {"field": "instance"}
+                )
             raise RpcError(Code.UNKNOWN, f"no instance {instance_id!r}", {"field": "instance"})
         return instance
+
+    async def _kept(self, instance: Instance, gone: tuple[str, ...] = ()) -> None:
+        """Write what changed in `instance` to the store, if there is one, before anything is answered."""
+        if self.keeper is not None:
+            await self.keeper.changed(instance, gone)
 
     async def join(self, params: m.JoinParams, *, author: bool) -> tuple[Session, m.JoinResult]:
         instance = self.instance(params.instance)
@@ -201,6 +219,7 @@ class Host:
             opening = player.opening()
             instance.sessions[token] = session
             self.sessions[token] = session
+            await self._kept(instance)
             self._tell_others(
                 session, "presence", m.Presence(instance=instance.id, name=name, actor=actor, event="joined")
             )
@@ -226,6 +245,7 @@ class Host:
             instance.sessions.pop(session.token, None)
             self.sessions.pop(session.token, None)
             instance.story.release(session.actor)
+            await self._kept(instance, gone=(session.token,))
             event = m.Presence(instance=instance.id, name=session.name, actor=session.actor, event="left")
             self._tell_others(session, "presence", event)
         session.listeners.clear()
@@ -241,7 +261,10 @@ class Host:
                 if found is not None and found[0].name in SHARED:
                     self._check_alone(session, found[0].name)
             was_over = instance.story.ended
-            telling = _engine(lambda: session.player.command(text, lambda turn: self._news(session, turn)))
+            try:
+                telling = _engine(lambda: session.player.command(text, lambda turn: self._news(session, turn)))
+            finally:
+                await self._kept(instance)  # what happened before an error is kept too
             reply = self._reply(instance, telling)
             if instance.story.ended and not was_over:
                 ended = m.Ended(instance=instance.id, turn=instance.story.turn)
@@ -286,6 +309,8 @@ class Host:
 
             _engine(allowed, field_name="set")
             player.spin = changed
+            async with session.instance.lock:
+                await self._kept(session.instance)
         return m.SpinResult(spin=spin_settings(player.spin))
 
     async def concept(self, session: Session, params: m.ConceptParams) -> m.ConceptResult:
@@ -316,12 +341,14 @@ class Host:
         async with instance.lock:
             self._check_alone(session, directive)
             telling = _engine(lambda: session.player.command(directive))
+            await self._kept(instance)
             return self._reply(instance, telling)
 
     async def save(self, session: Session, name: str) -> m.SaveResult:
         instance = session.instance
         async with instance.lock:
             instance.story.save(name)
+            await self._kept(instance)
             return m.SaveResult(name=name, turn=instance.story.turn)
 
     async def restore(self, session: Session, name: str) -> m.SaveResult:
@@ -329,6 +356,7 @@ class Host:
         async with instance.lock:
             self._check_alone(session, "restore")
             _engine(lambda: session.player.restore(name), field_name="name")
+            await self._kept(instance)
             return m.SaveResult(name=name, turn=instance.story.turn)
 
     async def actions(self, session: Session) -> m.ActionsResult:

@@ -129,7 +129,7 @@ def methods() -> dict[str, Callable[..., Awaitable[Result]]]:
     table: dict[str, Handler] = {
         "worlds": lambda c, p: _now(c.host.worlds()),
         "spins": lambda c, p: _now(c.host.spins()),
-        "create": lambda c, p: _now(c.host.create(p, author=c.author)),
+        "create": lambda c, p: c.host.create(p, author=c.author),
         "instances": lambda c, p: _now(c.host.list_instances()),
         "join": _join,
         "resume": _resume,

@@ -12,6 +12,7 @@ each actor taken up or let go by a player — is logged, so a story can be rebui
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -238,20 +239,25 @@ class Story:
         """Begin again and give the same commands in the same order: the same story results."""
         played = set(self.simulation.played)
         self._begin()
+        self.apply(log)
+        # Whoever plays now keeps playing: being played is about the players here, not the story saved.
+        for actor in sorted(set(self.simulation.played) - played):
+            self.release(actor)
+        for actor in sorted(played):
+            self.take(actor)
+
+    def apply(self, log: tuple[Logged, ...]) -> None:
+        """Carry on with the entries of a log, as they were given the first time."""
         for logged in log:
             if logged.entry == "command":
-                self.command(logged.actor, logged.text)
+                with contextlib.suppress(StoryEnded):  # refused then as now, and logged as it was
+                    self.command(logged.actor, logged.text)
             elif logged.entry == "idle":
                 self.idle()
             elif logged.entry == "take":
                 self.take(logged.actor)
             else:
                 self.release(logged.actor)
-        # Whoever plays now keeps playing: being played is about the players here, not the story saved.
-        for actor in sorted(set(self.simulation.played) - played):
-            self.release(actor)
-        for actor in sorted(played):
-            self.take(actor)
 
     def possible_commands(self, actor: str) -> list[str]:
         """Commands that would succeed now for `actor` (tried, not done)."""
