@@ -9,12 +9,11 @@ import worlds
 from bench.measure import Benchmark, Result, Settings, distribution, duration, mebibytes, peak_bytes, seconds, table
 from server.catalog import load_world
 from server.engine.errors import EngineError
-from server.engine.parser.grammar import GRAMMAR
 from server.engine.parser.words import DIRECTIONS
 from server.engine.player import Player
 from server.engine.story import Story
 
-WALKED = ("cloak", "cloak_plus", "artmaking", "lost_one")
+WALKED = ("cloak", "cloak_plus", "artmaking", "lost_one", "bank")
 SESSION_WORLDS = ("cloak_plus", "lost_one")
 
 
@@ -53,9 +52,10 @@ def random_commands(story: Story, count: int, rng: random.Random) -> list[str]:
     """Commands drawn from the grammar: a kind, one of its word orders, and words of the world's items."""
     names = [item.called for item in story.simulation.items.values() if item.kind in ("thing", "actor", "door")]
     directions = sorted(DIRECTIONS)
+    grammar = story.recognizer.grammar  # the world's own commands too
     lines = []
     for _ in range(count):
-        kind = rng.choice(GRAMMAR)
+        kind = rng.choice(grammar)
         pattern = rng.choice(kind.tokens)
         words = []
         for token in pattern:

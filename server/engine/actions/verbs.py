@@ -263,9 +263,29 @@ def turn_to(agent: str, item: str, setting: str) -> Modify:
 # -- doing things that change nothing by themselves (worlds react to them) -------------------------------
 
 
-def gesture(verb: str, agent: str, item: str | None = None, template: str = "", *, salience: float = 0.5) -> Behave:
-    """press, push, shake, wave, kick, strike, show, free, wait, freeze…: the world's reactions give them effect."""
-    return Behave(verb=verb, agent=agent, direct=item, template=template, salience=salience)
+def _reaches(action: Action, world: WorldState, sight: Perception) -> Reason | None:
+    if action.direct is None or sight.can_reach(action.agent, action.direct):
+        return None
+    return Reason("unreachable", "[agent/s] [can/not/v] reach [direct/o]")
+
+
+REACHES: Check = _reaches
+"""A precondition for a gesture that touches what it is done to (kick, push, press, shake, strike)."""
+
+
+def gesture(
+    verb: str,
+    agent: str,
+    item: str | None = None,
+    template: str = "",
+    *,
+    salience: float = 0.5,
+    touching: bool = False,
+) -> Behave:
+    """press, push, shake, wave, kick, strike, show, free, wait, freeze…: the world's reactions give them effect.
+    A `touching` gesture needs its object within reach."""
+    checks = (REACHES,) if touching and item is not None else ()
+    return Behave(verb=verb, agent=agent, direct=item, template=template, salience=salience, checks=checks)
 
 
 def say(agent: str, words: str) -> Behave:

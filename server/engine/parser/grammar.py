@@ -105,11 +105,19 @@ def _each(make: Callable[[str, str], Action]) -> Builder:
     return lambda r: [make(r.actor, item) for item in r.objects]
 
 
+TOUCHING = frozenset({"press", "push", "shake", "kick", "strike", "free"})
+"""Gestures done with hands or feet: their object must be within reach."""
+
+
 def _gesture(verb: str, template: str, *, alone: str | None = None, salience: float = 0.5) -> Builder:
+    touching = verb in TOUCHING
+
     def build(r: Request) -> list[Action]:
         if not r.objects:
             return [verbs.gesture(verb, r.actor, None, alone or f"[agent/s] [{verb}/v]", salience=salience)]
-        return [verbs.gesture(verb, r.actor, item, template, salience=salience) for item in r.objects]
+        return [
+            verbs.gesture(verb, r.actor, item, template, salience=salience, touching=touching) for item in r.objects
+        ]
 
     return build
 
@@ -120,11 +128,13 @@ def _with_second(verb: str, template: str, second: str = "") -> Builder:
     def build(r: Request) -> list[Action]:
         actions: list[Action] = []
         for item in r.objects:
+            touching = verb in TOUCHING
             if r.second is None:
-                actions.append(verbs.gesture(verb, r.actor, item, template))
+                actions.append(verbs.gesture(verb, r.actor, item, template, touching=touching))
             else:
                 told = f"{template} {second}" if second else template
-                actions.append(replace(verbs.gesture(verb, r.actor, item, told), indirect=r.second))
+                gesture = verbs.gesture(verb, r.actor, item, told, touching=touching)
+                actions.append(replace(gesture, indirect=r.second))
         return actions
 
     return build
