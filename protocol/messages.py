@@ -17,8 +17,8 @@ Template = Annotated[str, msgspec.Meta(max_length=4000)]
 SpinSettings = dict[str, Any]
 """Spin fields to set, by name (see the Spin schema); validated by the server, which names a bad field."""
 
-SpinArgument = str | list[str] | SpinSettings
-"""A named spin, named spins applied in order, or settings over the session's spin."""
+SpinArgument = str | list[str | SpinSettings] | SpinSettings
+"""A named spin, settings over the session's spin, or a list of named spins and settings applied in order."""
 
 Window = Literal["all", "turn"] | Annotated[int, msgspec.Meta(ge=1)]
 
@@ -103,7 +103,8 @@ class NoParams(Message):
 
 
 class CreateParams(Message):
-    world: Annotated[str, msgspec.Meta(min_length=1, max_length=64)]
+    world: Annotated[str, msgspec.Meta(min_length=1, max_length=1024)]
+    """A world's name, or (authors only) the path to a world file on the server."""
     seed: Annotated[int, msgspec.Meta(ge=0, le=2**63 - 1)] | None = None
     spin: SpinArgument | None = None
 

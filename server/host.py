@@ -208,9 +208,14 @@ class Host:
             if params.spin is not None:
                 asked = params.spin
                 player.spin = _engine(lambda: spun(player.spin, asked), field_name="spin")
+
             # Checked even without a spin asked for: the instance's own spin (given at creation) may tell
-            # through, or command, someone else.
-            _engine(lambda: player.check_focalizer(player.spin), field_name="spin")
+            # through, or command, someone else; and before the actor is taken, so a refusal leaves no trace.
+            def allowed() -> None:
+                story.check_spin(player.spin)
+                player.check_focalizer(player.spin)
+
+            _engine(allowed, field_name="spin")
             token = secrets.token_urlsafe(24)
             name = params.name or actor.lstrip("@")
             session = Session(token, instance, actor, name, author, player)
@@ -417,13 +422,16 @@ class Host:
 
 
 def spun(spin: Spin, argument: m.SpinArgument) -> Spin:
-    """A spin argument (a name, names in order, or settings) applied over `spin`."""
+    """A spin argument (a name, settings, or a list of names and settings applied in order) over `spin`."""
     if isinstance(argument, str):
         argument = [argument]
     if isinstance(argument, list):
-        for name in argument:
-            found = load_spin(name)
-            spin = apply(spin, dict(found.overrides), source=f"spin {found.name}")
+        for part in argument:
+            if isinstance(part, dict):
+                spin = apply(spin, dict(part), source="spin")
+            else:
+                found = load_spin(part)
+                spin = apply(spin, dict(found.overrides), source=f"spin {found.name}")
         return spin
     return apply(spin, dict(argument), source="spin")
 

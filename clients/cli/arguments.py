@@ -1,0 +1,78 @@
+"""The `curveship` command line's words: tell, play and serve, their arguments and options."""
+
+from __future__ import annotations
+
+import argparse
+import os
+
+from server.catalog import spin_names, world_names
+
+
+def parser() -> argparse.ArgumentParser:
+    """The parser; each command's `command` default names it (main imports only the one that runs)."""
+    made = argparse.ArgumentParser(
+        prog="curveship",
+        description="Interactive fiction whose stories can be told in many ways.",
+        epilog=f"worlds: {', '.join(world_names())}; spins: {', '.join(spin_names())}",
+    )
+    commands = made.add_subparsers(required=True, metavar="COMMAND")
+
+    tell = commands.add_parser("tell", help="tell a world's story under spins")
+    _story_arguments(tell)
+    tell.add_argument(
+        "--trace", action="store_true", help="show the telling after each narrator stage (runs the engine here)"
+    )
+    tell.set_defaults(command="tell")
+
+    play = commands.add_parser("play", help="play (or read) a world at a prompt")
+    _story_arguments(play)
+    play.add_argument("--auto", metavar="FILE", help="play the file's lines first, echoing each as '> line'")
+    play.set_defaults(command="play")
+
+    serve = commands.add_parser(
+        "serve",
+        help="serve worlds over JSON-RPC (HTTP and WebSocket)",
+        description="Serve worlds to any number of clients: POST /rpc, a WebSocket at /ws, /openrpc.json, /health. "
+        "Prints where it listens and the author token; Ctrl-C stops it.",
+    )
+    serve.add_argument("--host", default="127.0.0.1", help="the address to listen on (default: loopback only)")
+    serve.add_argument("--port", type=int, default=8765, help="the port (default 8765; 0: any free port)")
+    serve.add_argument(
+        "--data",
+        metavar="DIR",
+        help="keep instances, sessions and saves in this directory (created if missing), so they survive a "
+        "restart (default: in memory only)",
+    )
+    serve.add_argument(
+        "--author", action="store_true", help="connections from this machine act as authors (no token needed)"
+    )
+    serve.set_defaults(command="serve")
+    return made
+
+
+def _story_arguments(command: argparse.ArgumentParser) -> None:
+    command.add_argument("world", nargs="?", help="a world name or the path to a world file (optional with --instance)")
+    command.add_argument(
+        "spin",
+        nargs="*",
+        metavar="SPIN or key=value",
+        help="named spins (or spin files), applied in order; then key=value settings, e.g. time=after",
+    )
+    command.add_argument("--seed", type=int, default=0, help="the story's random seed (default 0)")
+    command.add_argument("--actor", help="the actor to play or read as, like @guard (default: the world's player)")
+    command.add_argument("--name", help="the name others in the story see (default: the actor's)")
+    command.add_argument(
+        "--player", action="store_true", help="join as a player, not an author: no author-only directives (world tree…)"
+    )
+    command.add_argument(
+        "--server",
+        metavar="URL",
+        help="attach to a running server, like http://127.0.0.1:8765 (default: start one inside this process)",
+    )
+    command.add_argument("--instance", metavar="ID", help="join this instance on the server instead of creating one")
+    command.add_argument(
+        "--author-token",
+        metavar="TOKEN",
+        default=os.environ.get("CURVESHIP_AUTHOR_TOKEN"),
+        help="with --server: the server's author token (default: $CURVESHIP_AUTHOR_TOKEN)",
+    )

@@ -1,0 +1,354 @@
+"""The JSON-RPC client every Python client uses (the terminal, bots, tests): typed calls, notifications, resume.
+
+A call, in order:
+1. While the link is down (a WebSocket reconnecting) the call waits, at most `outage` seconds, then fails
+   with ConnectionLost.
+2. It takes the next id and a future, and its message goes out over the transport.
+3. Its answer, matched by id, settles the future: the result decoded into the contract's struct, or a
+   CallError with the protocol's code. An error without an id (the server could not read the message)
+   settles every call of the oldest message still unanswered, since a socket's messages are answered in order.
+4. `join` keeps the session's token, for HTTP's bearer and for resuming; `resume` keeps the one it was
+   given; `leave` forgets it.
+
+When a WebSocket drops: calls still waiting for answers fail with ConnectionLost (they may or may not have
+taken effect); the socket is opened again with backoff and the session resumed; then the calls made
+meanwhile go through. `on_status` hears RECONNECTING, then RESUMED (or SESSION_LOST when the server no
+longer knows the token).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import enum
+import itertools
+import logging
+from collections import deque
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import aiohttp
+import msgspec
+
+from clients.transports import ConnectionLost, HttpTransport, Transport, WebSocketTransport
+from protocol import messages as m
+from protocol.errors import Code
+from protocol.methods import BY_NAME
+
+__all__ = ["CallError", "Connection", "ConnectionLost", "Status"]
+
+log = logging.getLogger(__name__)
+
+Call = tuple[str, Mapping[str, Any]]
+"""A method's name and its parameters by name."""
+
+TRANSPORTS: dict[str, type[Transport]] = {"websocket": WebSocketTransport, "http": HttpTransport}
+
+
+class Status(enum.Enum):
+    """What became of the link, told to `on_status` listeners."""
+
+    RECONNECTING = "reconnecting"
+    """The WebSocket dropped; calls wait while it is opened again."""
+    RESUMED = "resumed"
+    """The WebSocket is back, and the session (if one was joined) is bound to it again."""
+    SESSION_LOST = "session lost"
+    """The WebSocket is back, but the server no longer knows the session: calls for it fail with -32002."""
+
+
+class CallError(Exception):
+    """The server answered a call with an error: the protocol's code, its message for people, its data."""
+
+    def __init__(self, code: int, message: str, data: Any = None) -> None:
+        super().__init__(message)
+        self.code: Code | int = code
+        with contextlib.suppress(ValueError):
+            self.code = Code(code)
+        self.message = message
+        self.data = data
+
+    def __repr__(self) -> str:
+        return f"CallError({int(self.code)}, {self.message!r}, {self.data!r})"
+
+
+@dataclass(eq=False, slots=True)
+class _Pending:
+    method: str
+    params: dict[str, Any]
+    future: asyncio.Future[Any]
+
+
+class Connection:
+    """One client's link to a server. Use it as `async with Connection(url) as conn:`; then
+    `await conn.call("create", world="cloak")`, `await conn.batch([...])`, `async for note in
+    conn.notifications()`. `url` is the server's base, like http://127.0.0.1:8765."""
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        transport: Literal["websocket", "http"] = "websocket",
+        author_token: str | None = None,
+        on_status: Callable[[Status], None] | None = None,
+        outage: float = 30.0,
+        backoff: tuple[float, float] = (0.05, 2.0),
+    ) -> None:
+        self.url = url
+        self.kind = transport
+        self.author_token = author_token
+        """Shown to the server until a session is joined, so `join` makes an author's session."""
+        self.token: str | None = None
+        """The joined session's token."""
+        self.on_status = on_status
+        self.outage = outage
+        """How long a call waits for a dropped WebSocket to come back before failing, in seconds."""
+        self.backoff = backoff
+        """The first wait before reopening a dropped WebSocket, and the longest (it doubles each try)."""
+        self._ids = itertools.count(1)
+        self._pending: dict[int, _Pending] = {}
+        self._unanswered: deque[list[int]] = deque()
+        self._notes: asyncio.Queue[m.Result | None] = asyncio.Queue()
+        self._up = asyncio.Event()
+        self._http: aiohttp.ClientSession | None = None
+        self._transport: Transport | None = None
+        self._reconnecting: asyncio.Task[None] | None = None
+        self._closed = False
+
+    async def __aenter__(self) -> Connection:
+        await self.open()
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.close()
+
+    # -- opening and closing -----------------------------------------------------------------------------
+
+    async def open(self) -> None:
+        """Reach the server (ConnectionLost when it cannot be reached)."""
+        self._http = aiohttp.ClientSession()
+        self._transport = TRANSPORTS[self.kind](self.url, self._http, self)
+        try:
+            await self._transport.open()
+        except BaseException:
+            await self._http.close()
+            raise
+        self._up.set()
+
+    async def close(self) -> None:
+        """Let go: calls still waiting fail with ConnectionLost, and the notifications end."""
+        if self._closed:
+            return
+        self._closed = True
+        if self._reconnecting is not None:
+            self._reconnecting.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._reconnecting
+        if self._transport is not None:
+            await self._transport.close()
+        self._fail_pending("the connection was closed")
+        self._up.set()  # wakes calls waiting for the link, which then see it closed
+        self._notes.put_nowait(None)
+        if self._http is not None:
+            await self._http.close()
+
+    # -- calling ---------------------------------------------------------------------------------------------
+
+    async def call(self, method: str, /, **params: Any) -> Any:
+        """Call one method; its result as the contract's struct (`protocol.methods.BY_NAME[method].result`).
+        Parameters given as None are left out. Raises CallError, or ConnectionLost when no answer came."""
+        (answer,) = await self._send([(method, params)], batch=False)
+        if isinstance(answer, CallError):
+            raise answer
+        return answer
+
+    async def batch(self, calls: Sequence[Call]) -> list[Any]:
+        """Send several calls as one message, handled in order; each one's result or CallError, in order."""
+        if not calls:
+            return []
+        return await self._send(calls, batch=True)
+
+    async def notifications(self) -> AsyncIterator[m.Result]:
+        """The server's notifications as they arrive (`protocol.messages.NOTIFICATIONS`: Narration, Presence,
+        Ended), kept from the moment the connection opened; ends when it closes. WebSocket only; one reader."""
+        if not TRANSPORTS[self.kind].streams:
+            raise TypeError("notifications come only over a WebSocket")
+        while (note := await self._notes.get()) is not None:
+            yield note
+        self._notes.put_nowait(None)  # for any later reader
+
+    async def _send(self, calls: Sequence[Call], *, batch: bool, waits: bool = True) -> list[Any]:
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.outage
+        while True:
+            if waits:
+                await self._wait_until_up(deadline)
+            transport = self._transport
+            if transport is None or self._closed:
+                raise ConnectionLost("the connection is not open")
+            ids, futures, data = self._prepare(calls, batch, loop)
+            try:
+                answer = await transport.send(data)
+            except ConnectionLost:
+                self._forget(ids)
+                if not transport.streams or not waits:
+                    raise
+                self.dropped()  # the reader may not have noticed yet; wait for the link to come back
+                continue
+            if not transport.streams:
+                self._deliver(answer if answer is not None else [], ids)
+                self._fail_unanswered(ids)
+            return list(await asyncio.gather(*futures))
+
+    async def _wait_until_up(self, deadline: float) -> None:
+        if not self._up.is_set():
+            left = max(0.0, deadline - asyncio.get_running_loop().time())
+            try:
+                await asyncio.wait_for(self._up.wait(), left)
+            except TimeoutError:
+                raise ConnectionLost(f"no connection to {self.url} for {self.outage:g} s") from None
+        if self._closed:
+            raise ConnectionLost("the connection is closed")
+
+    def _prepare(
+        self, calls: Sequence[Call], batch: bool, loop: asyncio.AbstractEventLoop
+    ) -> tuple[list[int], list[asyncio.Future[Any]], bytes]:
+        ids, futures, requests = [], [], []
+        for method, params in calls:
+            given = {name: value for name, value in params.items() if value is not None}
+            id_ = next(self._ids)
+            future: asyncio.Future[Any] = loop.create_future()
+            self._pending[id_] = _Pending(method, given, future)
+            ids.append(id_)
+            futures.append(future)
+            requests.append({"jsonrpc": "2.0", "id": id_, "method": method, "params": given})
+        self._unanswered.append(ids)
+        return ids, futures, msgspec.json.encode(requests if batch else requests[0])
+
+    def _forget(self, ids: list[int]) -> None:
+        for id_ in ids:
+            self._pending.pop(id_, None)
+        with contextlib.suppress(ValueError):
+            self._unanswered.remove(ids)
+
+    # -- answers and notifications (the transport's Owner) ----------------------------------------------------
+
+    def bearer(self) -> str | None:
+        return self.token or self.author_token
+
+    def receive(self, message: Any) -> None:
+        self._deliver(message, None)
+
+    def _deliver(self, message: Any, sent: list[int] | None) -> None:
+        """Settle the calls a message answers; `sent` is the message it answers, when known (HTTP)."""
+        if isinstance(message, dict) and "id" not in message and "method" in message:
+            self._notification(message)
+            return
+        for item in message if isinstance(message, list) else [message]:
+            id_ = item.get("id") if isinstance(item, dict) else None
+            pending = self._pending.pop(id_, None) if isinstance(id_, int) else None
+            if pending is not None:
+                self._settle(pending, item)
+            elif id_ is None and isinstance(item, dict) and isinstance(item.get("error"), dict):
+                for unread in sent if sent is not None else self._oldest_unanswered():
+                    if (pending := self._pending.pop(unread, None)) is not None:
+                        self._settle(pending, item)
+            else:
+                log.warning("an answer matching no call: %.200r", item)
+        while self._unanswered and not any(id_ in self._pending for id_ in self._unanswered[0]):
+            self._unanswered.popleft()
+
+    def _oldest_unanswered(self) -> list[int]:
+        return next((ids for ids in self._unanswered if any(id_ in self._pending for id_ in ids)), [])
+
+    def _settle(self, pending: _Pending, answer: dict[str, Any]) -> None:
+        if pending.future.done():
+            return
+        error = answer.get("error")
+        if isinstance(error, dict):
+            code = error.get("code")
+            value: Any = CallError(
+                code if isinstance(code, int) else Code.INTERNAL_ERROR, str(error.get("message", "")), error.get("data")
+            )
+        else:
+            value = self._result(pending, answer.get("result"))
+        pending.future.set_result(value)
+
+    def _result(self, pending: _Pending, raw: Any) -> Any:
+        spec = BY_NAME.get(pending.method)
+        if spec is None:
+            return raw  # rpc.discover, or a method newer than this client: as decoded JSON
+        try:
+            result = msgspec.convert(raw, spec.result)
+        except msgspec.ValidationError as error:
+            return CallError(Code.INTERNAL_ERROR, f"the answer to {pending.method} breaks the contract: {error}")
+        if isinstance(result, m.JoinResult):
+            self.token = result.token
+        elif pending.method == "resume":
+            self.token = pending.params["token"]
+        elif pending.method == "leave":
+            self.token = None
+        return result
+
+    def _notification(self, message: dict[str, Any]) -> None:
+        kind = m.NOTIFICATIONS.get(str(message.get("method")))
+        if kind is None:
+            log.debug("a notification this client does not know: %.200r", message)
+            return
+        try:
+            self._notes.put_nowait(msgspec.convert(message.get("params"), kind))
+        except msgspec.ValidationError as error:
+            log.warning("a %s notification that breaks the contract: %s", message.get("method"), error)
+
+    def dropped(self) -> None:
+        if self._closed:
+            return
+        self._fail_pending("the connection dropped before {method} was answered; it may or may not have taken effect")
+        if self._reconnecting is None or self._reconnecting.done():
+            self._up.clear()
+            self._tell(Status.RECONNECTING)
+            self._reconnecting = asyncio.get_running_loop().create_task(self._reconnect())
+
+    def _fail_unanswered(self, ids: list[int]) -> None:
+        """An in-line answer (HTTP) that left some of its message's calls unanswered."""
+        for id_ in ids:
+            if (pending := self._pending.pop(id_, None)) is not None and not pending.future.done():
+                pending.future.set_exception(ConnectionLost(f"the server sent no answer to {pending.method}"))
+
+    def _fail_pending(self, why: str) -> None:
+        pending, self._pending = self._pending, {}
+        self._unanswered.clear()
+        for each in pending.values():
+            if not each.future.done():
+                each.future.set_exception(ConnectionLost(why.format(method=each.method)))
+
+    # -- reconnecting ----------------------------------------------------------------------------------------
+
+    async def _reconnect(self) -> None:
+        delay, longest = self.backoff
+        while not self._closed and self._transport is not None:
+            await asyncio.sleep(delay)
+            delay = min(longest, delay * 2)
+            try:
+                await self._transport.open()
+                resumed = None
+                if self.token is not None:
+                    (resumed,) = await self._send([("resume", {"token": self.token})], batch=False, waits=False)
+            except ConnectionLost:
+                continue
+            status = Status.RESUMED
+            if isinstance(resumed, CallError):
+                log.warning("the session could not be resumed: %s", resumed.message)
+                self.token = None
+                status = Status.SESSION_LOST
+            self._up.set()
+            self._tell(status)
+            return
+
+    def _tell(self, status: Status) -> None:
+        if self.on_status is None:
+            return
+        try:
+            self.on_status(status)
+        except Exception:
+            log.exception("a status listener failed")
