@@ -45,6 +45,8 @@ class Config:
     """Requests a second one session may make on average (-32006 beyond)."""
     burst: float = 60.0
     """Requests one session may make at once before the rate applies."""
+    session_idle: float = 24 * 3600.0
+    """Seconds a session with no open socket may go without a request before it expires."""
     data: Path | None = None
     """The data directory: instances, sessions and saves live in its SQLite file and survive restarts.
     None keeps everything in memory (tests, `curveship tell`)."""
@@ -76,9 +78,29 @@ def create_app(config: Config | None = None) -> web.Application:
     # On shutdown, not cleanup: aiohttp waits (60 s by default) for open handlers between the two, then
     # cancels them, so sockets closed only at cleanup would be dropped late and without a word.
     app.on_shutdown.append(_close_sockets_on_shutdown)
+    app.cleanup_ctx.append(_expiring(config.session_idle))
     if config.data is not None:
         app.cleanup_ctx.append(_kept_in(config.data))
     return app
+
+
+def _expiring(idle: float) -> Callable[[web.Application], AsyncIterator[None]]:
+    """While serving, now and then let go of sessions long idle with no socket open."""
+
+    async def expiring(app: web.Application) -> AsyncIterator[None]:
+        async def sweep() -> None:
+            while True:
+                await asyncio.sleep(min(60.0, idle / 4))
+                for session in await app[HOST].expire(idle):
+                    log.info("session of %s (%s) expired", session.name, session.actor)
+
+        task = asyncio.create_task(sweep())
+        yield
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+
+    return expiring
 
 
 def _kept_in(directory: Path) -> Callable[[web.Application], AsyncIterator[None]]:
@@ -91,11 +113,12 @@ def _kept_in(directory: Path) -> Callable[[web.Application], AsyncIterator[None]
         keeper.restore(host)
         host.keeper = keeper
         log.info(
-            "restored %d instances and %d sessions from %s in %.2f s",
+            "restored %d instances and %d sessions from %s in %.2f s (%d kept but not loaded)",
             len(host.instances),
             len(host.sessions),
             directory,
             time.perf_counter() - started,
+            len(keeper.stale),
         )
         yield
         keeper.close()
@@ -160,7 +183,7 @@ async def rpc_over_http(request: web.Request) -> web.Response:
         too_large = rpc.error_response(Code.TOO_LARGE, f"a message may be at most {config.max_message} bytes")
         return web.Response(body=msgspec.json.encode(too_large), content_type="application/json")
     token = _bearer(request)
-    caller = rpc.Caller(request.app[HOST], token=token, author=_is_author(request, token))
+    caller = rpc.Caller(request.app[HOST], token=token, author=_is_author(request, token), remote=request.remote or "")
     answer = await rpc.handle(body, caller, request.app[METHODS])
     if answer is None:
         return web.Response(status=204)
@@ -243,7 +266,13 @@ async def rpc_over_websocket(request: web.Request) -> web.StreamResponse:
     sockets.add(socket)
     outbox = Outbox(socket, config.outbox)
     token = _bearer(request)
-    caller = rpc.Caller(request.app[HOST], token=token, author=_is_author(request, token), bind=_binder(outbox))
+    caller = rpc.Caller(
+        request.app[HOST],
+        token=token,
+        author=_is_author(request, token),
+        bind=_binder(outbox),
+        remote=request.remote or "",
+    )
     methods: dict[str, Callable[..., Awaitable[Result]]] = request.app[METHODS]
     try:
         async for frame in socket:

@@ -53,6 +53,26 @@ class Limits:
 
 
 @dataclass(eq=False)
+class Bucket:
+    """A token bucket: full at first, refilled at `limits.rate` a second up to `limits.burst`."""
+
+    allowance: float = -1.0
+    checked: float = field(default_factory=time.monotonic)
+
+    def admit(self, limits: Limits) -> bool:
+        """Whether one more request fits the limits now."""
+        now = time.monotonic()
+        if self.allowance < 0:
+            self.allowance = limits.burst
+        self.allowance = min(limits.burst, self.allowance + (now - self.checked) * limits.rate)
+        self.checked = now
+        if self.allowance < 1:
+            return False
+        self.allowance -= 1
+        return True
+
+
+@dataclass(eq=False)
 class Session:
     """One player in one instance: its token, its actor, its name, and its Player (spin and discourse)."""
 
@@ -65,20 +85,13 @@ class Session:
     listeners: set[Notify] = field(default_factory=set)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     """Holds one request of this session at a time, so its requests are handled in the order received."""
-    allowance: float = -1.0
-    checked: float = field(default_factory=time.monotonic)
+    bucket: Bucket = field(default_factory=Bucket)
+    seen: float = field(default_factory=time.monotonic)
+    """When it last made a request (or was brought back): a session long unseen, with no socket, expires."""
 
     def admit(self, limits: Limits) -> bool:
-        """Whether one more request fits the limits now (a token bucket, full at first)."""
-        now = time.monotonic()
-        if self.allowance < 0:
-            self.allowance = limits.burst
-        self.allowance = min(limits.burst, self.allowance + (now - self.checked) * limits.rate)
-        self.checked = now
-        if self.allowance < 1:
-            return False
-        self.allowance -= 1
-        return True
+        self.seen = time.monotonic()
+        return self.bucket.admit(limits)
 
     def notify(self, method: str, params: m.Result) -> None:
         for listener in list(self.listeners):
@@ -120,6 +133,7 @@ class Host:
         """Writes every change to the store before it is answered; None keeps instances in memory only."""
         self.instances: dict[str, Instance] = {}
         self.sessions: dict[str, Session] = {}
+        self._callers: dict[str, Bucket] = {}
         self.author_token = author_token or secrets.token_urlsafe(24)
 
     # -- catalogue ----------------------------------------------------------------------------------
@@ -169,7 +183,8 @@ class Host:
             _engine(lambda: story.check_spin(story.spin), field_name="spin")
         if not definition.interactive:
             story.run_to_end()
-        instance = Instance(id=_new_id(self.instances), world=params.world, seed=seed, story=story)
+        taken = {**self.instances, **(self.keeper.stale if self.keeper else {})}  # a stale id is still taken
+        instance = Instance(id=_new_id(taken), world=params.world, seed=seed, story=story)
         if self.keeper is not None:
             async with instance.lock:
                 await self.keeper.created(instance, spin_settings(story.spin))
@@ -186,6 +201,24 @@ class Host:
                 )
             raise RpcError(Code.UNKNOWN, f"no instance {instance_id!r}", {"field": "instance"})
         return instance
+
+    def admit(self, caller: str) -> bool:
+        """Whether a caller (by address) may make one more request that needs no session: `create`, `join`…
+        are limited too, or anyone could fill the server with instances."""
+        if len(self._callers) > 10_000:
+            self._callers.clear()  # forget old callers rather than grow without bound
+        # One address may stand for many people (a household, a lab): it gets ten sessions' worth.
+        shared = Limits(rate=self.limits.rate * 10, burst=self.limits.burst * 10)
+        return self._callers.setdefault(caller, Bucket()).admit(shared)
+
+    async def expire(self, idle: float) -> list[Session]:
+        """Let go of sessions with no open socket that made no request for `idle` seconds: their actors are
+        free again, and their tokens no longer resume (-32002)."""
+        now = time.monotonic()
+        stale = [s for s in self.sessions.values() if not s.listeners and now - s.seen > idle]
+        for session in stale:
+            await self.leave(session)
+        return stale
 
     async def _kept(self, instance: Instance, gone: tuple[str, ...] = ()) -> None:
         """Write what changed in `instance` to the store, if there is one, before anything is answered."""
@@ -266,10 +299,16 @@ class Host:
                 if found is not None and found[0].name in SHARED:
                     self._check_alone(session, found[0].name)
             was_over = instance.story.ended
+            news: list[tuple[Session, m.Narration]] = []
             try:
-                telling = _engine(lambda: session.player.command(text, lambda turn: self._news(session, turn)))
+                telling = _engine(
+                    lambda: session.player.command(text, lambda turn: news.extend(self._news(session, turn)))
+                )
             finally:
                 await self._kept(instance)  # what happened before an error is kept too
+                # Told to the others only once it is kept: nobody hears of a turn a crash could still take back.
+                for other, narration in news:
+                    other.notify("narration", narration)
             reply = self._reply(instance, telling)
             if instance.story.ended and not was_over:
                 ended = m.Ended(instance=instance.id, turn=instance.story.turn)
@@ -277,20 +316,21 @@ class Host:
                     other.notify("ended", ended)
         return reply
 
-    def _news(self, session: Session, turn: Turn) -> None:
-        """Tell every other session what its actor perceived of a turn it did not take."""
+    def _news(self, session: Session, turn: Turn) -> list[tuple[Session, m.Narration]]:
+        """What every other session's actor perceived of a turn it did not take, told as the turn is taken
+        (each through its own spin), to be sent once the turn is kept."""
         instance = session.instance
+        news = []
         for other in instance.sessions.values():
             if other is session:
                 continue
             telling = other.player.news(turn)
             if telling is not None:
-                other.notify(
-                    "narration",
-                    m.Narration(
-                        instance=instance.id, turn=instance.story.turn, text=telling.text, blocks=_blocks(telling)
-                    ),
+                narration = m.Narration(
+                    instance=instance.id, turn=instance.story.turn, text=telling.text, blocks=_blocks(telling)
                 )
+                news.append((other, narration))
+        return news
 
     async def narrate(self, session: Session, params: m.NarrateParams) -> m.Reply:
         instance = session.instance

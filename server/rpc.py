@@ -43,6 +43,8 @@ class Caller:
     token: str | None = None
     author: bool = False
     bind: Callable[[Session], None] | None = None
+    remote: str = ""
+    """The caller's address, for limiting requests that need no session."""
     """Given on a WebSocket: binds the socket to a session, so later requests need no token."""
 
 
@@ -64,6 +66,8 @@ def _method(name: str, run: Handler) -> Callable[..., Awaitable[Result]]:
                 async with session.lock:
                     result = await run(caller, (session, params))
             else:
+                if not caller.host.admit(caller.remote):
+                    raise RpcError(Code.RATE_LIMITED, "too many requests: slow down")
                 result = await run(caller, params)
             return Success(msgspec.to_builtins(result))
         except RpcError as error:

@@ -1,0 +1,44 @@
+"""Sessions that are let go: expired after long idleness with no socket, and callers limited without one."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from tests.server.conftest import Http, Start, error_of, result_of
+
+pytestmark = pytest.mark.asyncio
+
+
+async def test_an_idle_session_without_a_socket_expires_and_frees_its_actor(start: Start) -> None:
+    server = await start(session_idle=0.2)
+    instance = await server.create("cloak_plus")
+    first = Http(server)
+    joined = result_of(await first.call("join", instance=instance, name="Ann"))
+    first.token = joined["token"]
+    # Long enough for the sweep (every idle/4 seconds) to find the session idle.
+    await asyncio.sleep(0.6)
+    error_of(await first.call("state"), -32002)
+    again = Http(server)
+    result_of(await again.call("join", instance=instance, name="Bea"))  # the operagoer is free again
+
+
+async def test_a_session_with_an_open_socket_does_not_expire(start: Start) -> None:
+    server = await start(session_idle=0.2)
+    instance = await server.create("cloak_plus")
+    socket = await server.socket()
+    result_of(await socket.call("join", instance=instance))
+    await asyncio.sleep(0.6)
+    assert result_of(await socket.call("state"))["actor"] == "@operagoer"
+    await socket.ws.close()
+
+
+async def test_calls_without_a_session_are_limited_per_address(start: Start) -> None:
+    server = await start(rate=1.0, burst=2.0)
+    caller = Http(server)
+    answers = [await caller.call("worlds") for _ in range(25)]
+    limited = [answer for answer in answers if "error" in answer]
+    assert limited and all(answer["error"]["code"] == -32006 for answer in limited)
+    # An address gets ten sessions' worth (burst 20 here) before it is slowed down.
+    assert sum("result" in answer for answer in answers) >= 20
