@@ -274,6 +274,10 @@ class Host:
     def session(self, token: str | None) -> Session:
         session = self.sessions.get(token or "")
         if session is None:
+            parked = self.keeper.parked.get(token or "") if self.keeper else None
+            if parked is not None and self.keeper is not None and parked in self.keeper.stale:
+                reason = self.keeper.stale[parked].reason
+                raise RpcError(Code.NO_SESSION, f"this session's instance {parked!r} is not loaded: {reason}")
             raise RpcError(Code.NO_SESSION, "no session: join an instance, or give its token")
         return session
 

@@ -6,11 +6,18 @@ world gives the same story. Snapshots (see server/engine/snapshot.py) are taken 
 not yet covered by one passes a tenth of the whole, so writing them costs amortized linear work and a
 restart replays at most that tenth. The file is a WAL-mode SQLite database with synchronous writes: each
 change is committed, on disk, before the server answers; a crash leaves the last committed state.
+
+The file is made whole or not at all (built under another name, then renamed into place), so a crash on the
+first start never leaves a half-made file behind. An existing file is first read through a read-only
+connection: one that is not Curveship's (another program's database, random bytes) or of a newer schema is
+refused with a StoreError naming it, and its bytes are left exactly as they were. An older schema is brought
+up to date in one transaction (MIGRATIONS).
 """
 
 from __future__ import annotations
 
 import hashlib
+import os
 import sqlite3
 import time
 from collections.abc import Iterator, Sequence
@@ -21,7 +28,7 @@ from typing import Any
 
 import msgspec
 
-SCHEMA = 1
+SCHEMA = 2
 """This code's schema version; an older file is migrated on open (MIGRATIONS), a newer one refused."""
 
 APPLICATION_ID = 0x43757276
@@ -68,7 +75,11 @@ MIGRATIONS: dict[int, tuple[str, ...]] = {
             data BLOB NOT NULL
         )""",
     ),
+    # The world's state hash after the last change, so a restart can tell that replaying gave the same world
+    # (a changed engine could otherwise replay a log into another story unnoticed); '' = not known yet.
+    2: ("ALTER TABLE instances ADD COLUMN digest TEXT NOT NULL DEFAULT ''",),
 }
+"""Statements taking a file from the schema before each version to that version."""
 
 
 class StoreError(Exception):
@@ -84,6 +95,8 @@ class StoredInstance:
     spin: dict[str, Any]
     turn: int
     ended: bool
+    digest: str = ""
+    """The world's state hash (WorldState.digest) after the last change; '' when not known."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,32 +123,63 @@ class Store:
     """One SQLite file in the data directory. Every method is one transaction, committed before it returns."""
 
     def __init__(self, directory: Path) -> None:
-        directory.mkdir(parents=True, exist_ok=True)
         self.path = directory / "curveship.sqlite"
-        fresh = not self.path.exists() or self.path.stat().st_size == 0
         try:
+            directory.mkdir(parents=True, exist_ok=True)
+            if not self.path.exists() or self.path.stat().st_size == 0:
+                self._create()
+            version = self._check_ours()
             self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
             self.db.execute("PRAGMA foreign_keys = ON")
-            if not fresh:
-                self._check_ours()
             self.db.execute("PRAGMA journal_mode = WAL")
             self.db.execute("PRAGMA synchronous = FULL")
-            self._migrate(fresh)
+            self._migrate(version)
         except sqlite3.DatabaseError as error:
             raise StoreError(f"{self.path}: not a usable Curveship database ({error}); it was left as it is") from None
+        except OSError as error:
+            raise StoreError(f"{self.path}: cannot be opened ({error.strerror or error})") from None
 
-    def _check_ours(self) -> None:
-        (application,) = self.db.execute("PRAGMA application_id").fetchone()
-        (version,) = self.db.execute("PRAGMA user_version").fetchone()
+    def _create(self) -> None:
+        """A new file with the whole schema, built aside and renamed into place: there is one or there is none."""
+        staging = self.path.with_name(self.path.name + ".new")
+        for leftover in (staging, *(staging.with_name(staging.name + end) for end in ("-journal", "-wal", "-shm"))):
+            leftover.unlink(missing_ok=True)  # ours, from a crash while making one before
+        db = sqlite3.connect(staging, isolation_level=None)
+        try:
+            db.execute("PRAGMA journal_mode = WAL")
+            db.execute("PRAGMA synchronous = FULL")
+            db.execute("BEGIN IMMEDIATE")
+            db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+            for step in range(1, SCHEMA + 1):
+                for statement in MIGRATIONS[step]:
+                    db.execute(statement)
+            db.execute(f"PRAGMA user_version = {SCHEMA}")
+            db.execute("COMMIT")
+            db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        finally:
+            db.close()  # the last connection: its write-ahead log is folded into the file and removed
+        _fsync(staging)
+        os.replace(staging, self.path)
+        _fsync(self.path.parent)
+
+    def _check_ours(self) -> int:
+        """The file's schema version, read without writing a byte; a file not ours, or too new, is refused."""
+        reader = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True)
+        try:
+            (application,) = reader.execute("PRAGMA application_id").fetchone()
+            (version,) = reader.execute("PRAGMA user_version").fetchone()
+        finally:
+            reader.close()
         if application != APPLICATION_ID:
             raise StoreError(f"{self.path} is not a Curveship database (application id {application}); left as it is")
         if version > SCHEMA:
             raise StoreError(f"{self.path} has schema {version}, newer than this server's {SCHEMA}; left as it is")
+        return int(version)  # 0: marked as ours by an older server that stopped before making its tables
 
-    def _migrate(self, fresh: bool) -> None:
-        (version,) = self.db.execute("PRAGMA user_version").fetchone()
-        if fresh:
-            self.db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+    def _migrate(self, version: int) -> None:
+        """Bring a file of an older schema up to this one, all steps in one transaction."""
+        if version == SCHEMA:
+            return
         with self._transaction():
             for step in range(version + 1, SCHEMA + 1):
                 for statement in MIGRATIONS[step]:
@@ -155,6 +199,14 @@ class Store:
             raise
         self.db.execute("COMMIT")
 
+    @contextmanager
+    def reading(self) -> Iterator[None]:
+        """Reads of a file found damaged past its header end in a StoreError naming it, not a traceback."""
+        try:
+            yield
+        except sqlite3.DatabaseError as error:
+            raise StoreError(f"{self.path}: damaged ({error}); it was left as it is") from None
+
     # -- instances -------------------------------------------------------------------------------------
 
     def add_instance(self, instance: StoredInstance) -> None:
@@ -165,8 +217,10 @@ class Store:
             )
 
     def instances(self) -> list[StoredInstance]:
-        rows = self.db.execute("SELECT id, world, fingerprint, seed, spin, turn, ended FROM instances ORDER BY created")
-        return [StoredInstance(r[0], r[1], r[2], r[3], _unpack(r[4]), r[5], bool(r[6])) for r in rows]
+        rows = self.db.execute(
+            "SELECT id, world, fingerprint, seed, spin, turn, ended, digest FROM instances ORDER BY created"
+        )
+        return [StoredInstance(r[0], r[1], r[2], r[3], _unpack(r[4]), r[5], bool(r[6]), r[7]) for r in rows]
 
     def log(self, instance: str, start: int = 0) -> list[LogEntry]:
         rows = self.db.execute(
@@ -196,20 +250,26 @@ class Store:
         entries: list[LogEntry],
         turn: int,
         ended: bool,
+        digest: str = "",
         sessions: Sequence[StoredSession] = (),
         gone: Sequence[str] = (),
         saves: dict[str, list[LogEntry]] | None = None,
         snapshot: tuple[int, bytes] | None = None,
+        drop_snapshot: bool = False,
     ) -> None:
         """One turn's worth of change, in one transaction: the log from `cut` on is replaced by `entries`
-        (an undo cuts it short), the instance's turn, sessions written or `gone`, saves, a snapshot."""
+        (an undo cuts it short), the instance's turn and state hash, sessions written or `gone`, saves, a
+        snapshot (or, `drop_snapshot`, none: the one kept was of a log since cut short)."""
         with self._transaction():
             self.db.execute("DELETE FROM log WHERE instance = ? AND seq >= ?", (instance, cut))
             self.db.executemany(
                 "INSERT INTO log (instance, seq, entry, actor, text) VALUES (?, ?, ?, ?, ?)",
                 [(instance, cut + i, *entry) for i, entry in enumerate(entries)],
             )
-            self.db.execute("UPDATE instances SET turn = ?, ended = ? WHERE id = ?", (turn, int(ended), instance))
+            self.db.execute(
+                "UPDATE instances SET turn = ?, ended = ?, digest = ? WHERE id = ?",
+                (turn, int(ended), digest, instance),
+            )
             for session in sessions:
                 self.db.execute(
                     "INSERT OR REPLACE INTO sessions (token, instance, actor, name, author, spin, mentioned) "
@@ -231,10 +291,21 @@ class Store:
                     "INSERT OR REPLACE INTO saves (instance, name, log) VALUES (?, ?, ?)",
                     (instance, name, _pack([list(entry) for entry in log])),
                 )
+            if drop_snapshot:
+                self.db.execute("DELETE FROM snapshots WHERE instance = ?", (instance,))
             if snapshot is not None:
                 self.db.execute(
                     "INSERT OR REPLACE INTO snapshots (instance, seq, data) VALUES (?, ?, ?)", (instance, *snapshot)
                 )
+
+
+def _fsync(path: Path) -> None:
+    """Make a file's (or a directory's) contents durable."""
+    descriptor = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(descriptor)
+    finally:
+        os.close(descriptor)
 
 
 def _pack(value: Any) -> bytes:

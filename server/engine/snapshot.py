@@ -1,7 +1,20 @@
-"""A story captured whole as bytes, and a story resumed from them: what keeps persistent worlds quick to restore."""
+"""A story captured whole as bytes, and a story resumed from them: what keeps persistent worlds quick to restore.
+
+The bytes are a checksum (BLAKE2b, 16 bytes) of what follows, then MessagePack. A snapshot that fails its
+checksum, decodes to something else, or does not load is refused with SnapshotError, so a damaged one is
+never half used: whoever stored it replays the story's log instead.
+
+Capturing and resuming build or read millions of small objects in one go; Python's cyclic collector would
+walk the growing heap again and again meanwhile (more than half the time, for a story of 10,000 turns), and
+none of it is garbage, so it is paused while they run.
+"""
 
 from __future__ import annotations
 
+import contextlib
+import gc
+import hashlib
+from collections.abc import Iterator
 from typing import Any
 
 import msgspec
@@ -10,32 +23,60 @@ from server.engine.errors import EngineError
 from server.engine.story import Story
 from server.engine.world.definition import WorldDefinition
 
-FORMAT = 1
-"""Bumped whenever what a snapshot holds changes; an older snapshot is then not used (the log is replayed)."""
+FORMAT = 2
+"""Bumped whenever what a snapshot holds changes; an older snapshot is then not used (the log is replayed).
+2: checksummed."""
+
+CHECKSUM = 16
+"""Bytes of BLAKE2b digest at the start of a snapshot."""
 
 
 class SnapshotError(EngineError):
     """A snapshot that cannot be used: another format, another world, or damaged."""
 
 
+@contextlib.contextmanager
+def collector_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector while building many long-lived objects; as it was afterwards."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
+
+
 def capture(story: Story) -> bytes:
-    """The story as bytes (MessagePack): its world, events, concepts, log, undo marks, saves and spin."""
-    return msgspec.msgpack.encode({"format": FORMAT, "world": story.definition.name, "story": story.export()})
+    """The story as bytes: its world, events, concepts, log, undo marks, saves and spin, checksummed."""
+    with collector_paused():
+        body = msgspec.msgpack.encode({"format": FORMAT, "world": story.definition.name, "story": story.export()})
+    return _checksum(body) + body
 
 
 def resume(definition: WorldDefinition, blob: bytes) -> Story:
     """A story rebuilt from `capture`'s bytes, exactly as it was: same turn, state, tellings and undo."""
-    try:
-        data: dict[str, Any] = msgspec.msgpack.decode(blob)
-    except msgspec.DecodeError as error:
-        raise SnapshotError(f"damaged snapshot: {error}") from None
-    if data.get("format") != FORMAT:
-        raise SnapshotError(f"snapshot format {data.get('format')!r}, not {FORMAT}")
-    if data.get("world") != definition.name:
-        raise SnapshotError(f"a snapshot of {data.get('world')!r}, not {definition.name!r}")
-    story = Story(definition, seed=data["story"]["seed"])
-    try:
-        story.load(data["story"])
-    except (KeyError, TypeError, ValueError, msgspec.ValidationError) as error:
-        raise SnapshotError(f"damaged snapshot: {error!r}") from None
+    body = bytes(blob[CHECKSUM:])
+    if len(blob) <= CHECKSUM or _checksum(body) != bytes(blob[:CHECKSUM]):
+        raise SnapshotError("damaged snapshot: its checksum does not match (or it is of an older format)")
+    with collector_paused():
+        try:
+            data: Any = msgspec.msgpack.decode(body)
+        except msgspec.DecodeError as error:
+            raise SnapshotError(f"damaged snapshot: {error}") from None
+        if not isinstance(data, dict) or not isinstance(data.get("story"), dict):
+            raise SnapshotError("damaged snapshot: not a captured story")
+        if data.get("format") != FORMAT:
+            raise SnapshotError(f"snapshot format {data.get('format')!r}, not {FORMAT}")
+        if data.get("world") != definition.name:
+            raise SnapshotError(f"a snapshot of {data.get('world')!r}, not {definition.name!r}")
+        try:
+            story = Story(definition, seed=data["story"]["seed"])
+            story.load(data["story"])
+        except Exception as error:  # whatever a damaged snapshot breaks, it is refused, never half used
+            raise SnapshotError(f"damaged snapshot: {error!r}") from None
     return story
+
+
+def _checksum(body: bytes) -> bytes:
+    return hashlib.blake2b(body, digest_size=CHECKSUM).digest()

@@ -43,34 +43,26 @@ def _rng(name: str, seed: int, *place: int) -> random.Random:
 
 
 def templates(draft: Draft) -> Draft:
-    active = [(name, FILTERS[name].template) for name in draft.spin.filters if FILTERS[name].template]
-    if not active:
-        return draft
-    told = []
-    for item in draft.told:
-        changed = []
-        for index, tokens in enumerate(item.templates):
-            for name, apply in active:
-                assert apply is not None
-                tokens = apply(tokens, _rng(name, draft.seed, item.event.id, index))
-            changed.append(tokens)
-        told.append(replace(item, templates=tuple(changed)))
-    return replace(draft, told=tuple(told))
+    return _each_told(draft, "template", "templates")
 
 
 def sentences(draft: Draft) -> Draft:
-    active = [(name, FILTERS[name].sentence) for name in draft.spin.filters if FILTERS[name].sentence]
+    return _each_told(draft, "sentence", "sentences")
+
+
+def _each_told(draft: Draft, level: str, field: str) -> Draft:
+    """Run the spin's filters of one level over each told event's templates or sentences, in order."""
+    active = [(name, getattr(FILTERS[name], level)) for name in draft.spin.filters if getattr(FILTERS[name], level)]
     if not active:
         return draft
     told = []
     for item in draft.told:
         changed = []
-        for index, text in enumerate(item.sentences):
+        for index, piece in enumerate(getattr(item, field)):
             for name, apply in active:
-                assert apply is not None
-                text = apply(text, _rng(name, draft.seed, item.event.id, index))
-            changed.append(text)
-        told.append(replace(item, sentences=tuple(changed)))
+                piece = apply(piece, _rng(name, draft.seed, item.event.id, index))
+            changed.append(piece)
+        told.append(replace(item, **{field: tuple(changed)}))
     return replace(draft, told=tuple(told))
 
 
