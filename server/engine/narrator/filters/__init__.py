@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from typing import Any
 
 from server.engine.narrator.draft import Draft, Paragraph
 from server.engine.narrator.filters import double_entry, hedges, hesitant, surprise, valley_girl
@@ -62,7 +63,8 @@ def _each_told(draft: Draft, level: str, field: str) -> Draft:
             for name, apply in active:
                 piece = apply(piece, _rng(name, draft.seed, item.event.id, index))
             changed.append(piece)
-        told.append(replace(item, **{field: tuple(changed)}))
+        updated: dict[str, Any] = {field: tuple(changed)}
+        told.append(replace(item, **updated))
     return replace(draft, told=tuple(told))
 
 
