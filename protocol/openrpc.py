@@ -50,13 +50,15 @@ def _method(method: Any, schemas: dict[str, Any]) -> dict[str, Any]:
         {"name": name, "required": name in required, "schema": schema}
         for name, schema in params_schema.get("properties", {}).items()
     ]
-    errors = [Code.INVALID_PARAMS, Code.UNKNOWN]
+    errors = [Code.INVALID_PARAMS, Code.UNKNOWN, Code.RATE_LIMITED, Code.TOO_LARGE]
     if method.session:
-        errors += [Code.NO_SESSION, Code.FORBIDDEN, Code.RATE_LIMITED]
+        errors += [Code.NO_SESSION, Code.FORBIDDEN]
+    if method.name == "create":
+        errors.append(Code.FORBIDDEN)  # a world named by its path is for authors
     if method.name == "command":
         errors.append(Code.ENDED)
     if method.name == "join":
-        errors.append(Code.UNAVAILABLE)
+        errors += [Code.UNAVAILABLE, Code.FORBIDDEN]
     described: dict[str, Any] = {
         "name": method.name,
         "summary": method.summary,
