@@ -27,6 +27,23 @@ def parser() -> argparse.ArgumentParser:
     play = commands.add_parser("play", help="play (or read) a world at a prompt")
     _story_arguments(play)
     play.add_argument("--auto", metavar="FILE", help="play the file's lines first, echoing each as '> line'")
+    looks = play.add_argument_group(
+        "at a terminal", "how the prompt looks and behaves when input and output are a terminal (else: plain lines)"
+    )
+    looks.add_argument("--vi", action="store_true", help="Vi key bindings (default Emacs; F4 or :keys toggles)")
+    looks.add_argument(
+        "--plain",
+        action="store_true",
+        help="for screen readers: no styling, no toolbar, no indentation, each paragraph one line, a plain prompt",
+    )
+    looks.add_argument("--no-color", action="store_true", help="no colours (also when $NO_COLOR is set)")
+    looks.add_argument(
+        "--history",
+        metavar="FILE",
+        default=os.environ.get("CURVESHIP_HISTORY"),
+        help="where the prompt's history is kept (default: $CURVESHIP_HISTORY, else "
+        "$XDG_DATA_HOME/curveship/history, else ~/.local/share/curveship/history)",
+    )
     play.set_defaults(command="play")
 
     serve = commands.add_parser(

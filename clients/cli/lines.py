@@ -1,4 +1,4 @@
-"""Where play's lines come from: a file first (each echoed as `> line`), then the keyboard or a pipe."""
+"""Where piped play's lines come from: the --auto file's, then stdin's (a pipe, or a terminal at a bare prompt)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,6 @@ import asyncio
 import contextlib
 import sys
 import threading
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 
@@ -14,26 +13,18 @@ class Unreadable(Exception):
     """The --auto file cannot be read."""
 
 
-async def lines(auto: Path | None, *, prompt: str | None) -> AsyncIterator[str]:
-    """The --auto file's lines (blank lines and # comments skipped), then stdin's, at `prompt` if given.
-    Stdin is read in a daemon thread, so notifications print meanwhile and Ctrl-C never waits on it."""
-    if auto is not None:
-        try:
-            text = auto.read_text(encoding="utf-8")
-        except OSError as error:
-            raise Unreadable(f"cannot read {auto}: {error.strerror}") from None
-        for line in text.splitlines():
-            if line.strip() and not line.lstrip().startswith("#"):
-                print(f"\n> {line}")
-                yield line
-    while (typed := await read_line(prompt)) is not None:
-        yield typed
-    if prompt is not None:
-        print()
+def auto_lines(auto: Path) -> list[str]:
+    """The file's lines to play, blank lines and # comments skipped."""
+    try:
+        text = auto.read_text(encoding="utf-8")
+    except OSError as error:
+        raise Unreadable(f"cannot read {auto}: {error.strerror}") from None
+    return [line for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")]
 
 
 async def read_line(prompt: str | None) -> str | None:
-    """One line of stdin without its newline; None at the end of input."""
+    """One line of stdin without its newline; None at the end of input. Stdin is read in a daemon thread, so
+    notifications print meanwhile and Ctrl-C never waits on it."""
     loop = asyncio.get_running_loop()
     answer: asyncio.Future[str | None] = loop.create_future()
 

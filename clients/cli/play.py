@@ -1,11 +1,15 @@
-"""`curveship play`: the opening, then each line as a `command`; what others do is printed as it arrives.
+"""`curveship play`: the opening, then each line as a `command`; what others do is shown as it arrives.
 
 In order:
-1. Attach (see attach.py); apply any settings left over; print the opening.
-2. A task prints notifications as they come: others' doings this actor perceived, who joins and leaves,
-   the ending when someone else reaches it.
-3. Each line (--auto's first, then the keyboard or a pipe) goes to the server as `command`; its reply is
-   printed, or the error's message (a command after the ending, an author-only directive…); the ending is
+1. Attach (see attach.py); apply any settings left over; when an instance was created on a --server, say
+   (on stderr) how others join it.
+2. Choose the screen: the terminal's prompt (terminal/app.py) when input and output are both a terminal,
+   else plain lines (piped.py). From now on the connection's statuses go to it.
+3. Show the opening. A task shows notifications as they come: others' doings this actor perceived, who joins
+   and leaves, the ending when someone else reaches it.
+4. Each line (--auto's first, then the screen's): a meta command (`:spin`, `:who`…) is answered here and
+   never reaches the world; `quit` ends play; anything else goes to the server as `command`, and its reply is
+   shown, or the error's message (a command after the ending, an author-only directive…). The ending is
    announced once, when the story reaches it.
 """
 
@@ -15,19 +19,24 @@ import argparse
 import asyncio
 import contextlib
 import sys
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from clients.cli.attach import attached
-from clients.cli.lines import lines
-from clients.cli.status import show_status
-from clients.connection import CallError, Connection
+from clients.cli.lines import auto_lines
+from clients.cli.meta import QUIT as QUIT_META
+from clients.cli.meta import Answer, Desk, MetaCommands, MetaError, is_meta, standard
+from clients.cli.piped import PipedScreen
+from clients.cli.scene import Scene
+from clients.cli.screen import Screen
+from clients.cli.status import StatusRelay, show_status
+from clients.connection import CallError, Connection, ConnectionLost
 from protocol import messages as m
 from protocol.errors import Code
 
 ENDED = "*** The story has ended. You may undo, restart, recount, or quit. ***"
 QUIT = ("quit", "q", "exit game")
-PROMPT = "\n> "
 
 
 @dataclass(eq=False)
@@ -35,7 +44,6 @@ class Table:
     """What the reader has been shown: whether the story has ended, and whether a command is on its way
     (its reply will announce an ending, so the `ended` notification that comes before it is not repeated)."""
 
-    interactive: bool
     ended: bool = False
     waiting: bool = False
 
@@ -45,59 +53,123 @@ def run_play(args: argparse.Namespace) -> int:
 
 
 async def _play(args: argparse.Namespace) -> int:
-    interactive = sys.stdin.isatty()
-    async with attached(args, show_status) as story:
+    auto = auto_lines(Path(args.auto)) if args.auto else []  # an unreadable file is named before anything starts
+    relay = StatusRelay()
+    async with attached(args, relay) as story:
         conn = story.conn
         if story.settings:
             await conn.call("spin", set=story.settings)
         if args.server and story.created:
             joining = f"--server {args.server} --instance {story.joined.instance}"
             print(f"[instance {story.joined.instance}: others join with {joining}]", file=sys.stderr)
-        print(story.joined.text)
-        table = Table(interactive, ended=(await conn.call("state")).ended)
-        shown = asyncio.create_task(_show_notifications(conn, table))
+        scene = Scene.of(conn, story.joined)
+        metas = standard()
         try:
-            auto = Path(args.auto) if args.auto else None
-            async for line in lines(auto, prompt=PROMPT if interactive else None):
-                if line.strip().lower() in QUIT:
-                    break
-                if line.strip():
-                    await _command(conn, table, line)
+            async with _screen(args, scene, metas) as screen:
+                relay.listener = screen.status
+                try:
+                    await game(Desk(conn, scene, screen), metas, story.joined, auto)
+                finally:
+                    relay.listener = show_status
         finally:
-            shown.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await shown
+            await scene.close()
     return 0
 
 
-async def _command(conn: Connection, table: Table, line: str) -> None:
+def _screen(args: argparse.Namespace, scene: Scene, metas: MetaCommands) -> Screen:
+    if sys.stdin.isatty() and sys.stdout.isatty():
+        from clients.cli.terminal.app import TerminalScreen  # prompt_toolkit, only for a person at a terminal
+        from clients.cli.terminal.options import Options
+
+        return TerminalScreen(scene, Options.of(args), metas.names)
+    return PipedScreen(prompting=sys.stdin.isatty())
+
+
+async def game(desk: Desk, metas: MetaCommands, joined: m.JoinResult, auto: Sequence[str] = ()) -> None:
+    """Steps 3 and 4: the game on a screen, from the opening until the lines end or the reader quits."""
+    conn, screen = desk.conn, desk.screen
+    screen.story(joined.blocks, joined.text)
+    table = Table(ended=(await conn.call("state")).ended)
+    shown = asyncio.create_task(_show_notifications(conn, screen, table))
+    try:
+        async for line in _lines(auto, screen):
+            if line.strip().lower() in QUIT:
+                break
+            if is_meta(line):
+                if await _meta(metas, desk, line) is QUIT_META:
+                    break
+            elif line.strip():
+                await _command(conn, screen, table, line)
+    finally:
+        shown.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await shown
+
+
+async def _lines(auto: Sequence[str], screen: Screen) -> AsyncIterator[str]:
+    for line in auto:
+        screen.echo(line)
+        yield line
+    async for line in screen.lines():
+        yield line
+
+
+async def _command(conn: Connection, screen: Screen, table: Table, line: str) -> None:
     was_over = table.ended
     table.waiting = True
     try:
         reply = await conn.call("command", text=line)
-        text, ended = reply.text, reply.ended
+        screen.story(reply.blocks, reply.text)
+        ended = reply.ended
     except CallError as error:
-        text, ended = error.message, table.ended or error.code == Code.ENDED
+        screen.notice(error.message, "error")
+        ended = table.ended or error.code == Code.ENDED
+    except ConnectionLost as error:
+        if not screen.patient:
+            raise
+        screen.notice(f"{error}; the command may or may not have been taken", "error")
+        ended = table.ended
     finally:
         table.waiting = False
-    print(text)
     if ended and not was_over:
-        print(f"\n{ENDED}")
+        screen.notice(ENDED, "ended")
     table.ended = ended
-    if not table.interactive:
-        print()
+    screen.turn_done()
 
 
-async def _show_notifications(conn: Connection, table: Table) -> None:
+async def _meta(metas: MetaCommands, desk: Desk, line: str) -> Answer:
+    screen = desk.screen
+    try:
+        answer = await metas.run(line, desk)
+    except MetaError as error:
+        screen.notice(str(error), "error")
+        answer = None
+    except CallError as error:
+        screen.notice(error.message, "error")
+        answer = None
+    except ConnectionLost as error:
+        if not screen.patient:
+            raise
+        screen.notice(str(error), "error")
+        answer = None
+    if isinstance(answer, m.Reply):
+        screen.story(answer.blocks, answer.text)
+    elif isinstance(answer, str):
+        screen.listing(answer)
+    elif isinstance(answer, list):
+        screen.items(answer)
+    if answer is not QUIT_META:
+        screen.turn_done()
+    return answer
+
+
+async def _show_notifications(conn: Connection, screen: Screen, table: Table) -> None:
     async for note in conn.notifications():
         if isinstance(note, m.Narration):
-            print(f"\n{note.text}")
+            screen.story(note.blocks, note.text, news=True)
         elif isinstance(note, m.Presence):
-            print(f"\n[{note.name} {'joins' if note.event == 'joined' else 'leaves'}, as {note.actor}.]")
-        elif isinstance(note, m.Ended):
-            if table.waiting or table.ended:
-                continue
+            came = "joins" if note.event == "joined" else "leaves"
+            screen.notice(f"[{note.name} {came}, as {note.actor}.]", "presence")
+        elif isinstance(note, m.Ended) and not (table.waiting or table.ended):
             table.ended = True
-            print(f"\n{ENDED}")
-        if table.interactive and not table.waiting:
-            print(PROMPT, end="", flush=True)
+            screen.notice(ENDED, "ended")

@@ -1,8 +1,9 @@
-"""What the command line says when its connection to the server drops and comes back (on stderr)."""
+"""What the command line says when its connection to the server drops and comes back."""
 
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 
 from clients.connection import Status
 
@@ -14,4 +15,16 @@ SAYINGS = {
 
 
 def show_status(status: Status) -> None:
+    """On stderr, so that what a script reads on stdout is the story alone."""
     print(SAYINGS[status], file=sys.stderr, flush=True)
+
+
+class StatusRelay:
+    """Hands each status to whoever shows statuses now: stderr until a screen takes over (the connection is
+    made, and may drop, before play has a screen to show it on)."""
+
+    def __init__(self) -> None:
+        self.listener: Callable[[Status], None] = show_status
+
+    def __call__(self, status: Status) -> None:
+        self.listener(status)

@@ -1,0 +1,152 @@
+"""What the client knows of its session between turns: the world, actor, room, turn, spin, the names its actor
+knows and the commands that would succeed now.
+
+It is refreshed after each turn with one batch (`state`, `spin`, `concept`, `actions` — cheap, and one round
+trip); the terminal's toolbar shows it and its completer offers its names and commands. Refreshes are
+coalesced: one runs at a time, and turns that come meanwhile ask for one more after it, never a queue.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from clients.connection import CallError, Connection, ConnectionLost, Status
+from protocol import messages as m
+
+COSMOS = "@cosmos"
+"""The root of every tree: no name anyone types."""
+
+
+@dataclass(eq=False)
+class Scene:
+    conn: Connection
+    instance: str
+    actor: str
+    turn: int = 0
+    world: str = ""
+    room: str | None = None
+    ended: bool = False
+    spin: dict[str, Any] = field(default_factory=dict)
+    known: dict[str, str] = field(default_factory=dict)
+    """Tag to name, for everything the actor's concept holds (the actor and the cosmos aside)."""
+    actions: list[str] = field(default_factory=list)
+    """Commands that would succeed now, as the server words them ("hang velvet cloak on small brass hook")."""
+    link: Status | None = None
+    """The connection's last status, if it ever dropped."""
+    listeners: list[Callable[[], None]] = field(default_factory=list)
+    """Called after each refresh and status change (the terminal redraws its toolbar)."""
+    _named: list[m.SpinInfo] | None = None
+    _refreshing: asyncio.Task[None] | None = None
+    _again: bool = False
+
+    @classmethod
+    def of(cls, conn: Connection, joined: m.JoinResult) -> Scene:
+        return cls(conn, joined.instance, joined.actor, turn=joined.turn)
+
+    @property
+    def room_name(self) -> str:
+        """The room as the actor knows it ("foyer"), else its tag, else nothing."""
+        return "" if self.room is None else self.known.get(self.room, self.room)
+
+    @property
+    def names(self) -> list[str]:
+        """The names of things the actor knows, each once, in the concept's order."""
+        return list(dict.fromkeys(self.known.values()))
+
+    # -- keeping up ---------------------------------------------------------------------------------------
+
+    def stale(self) -> None:
+        """Something happened (a turn, a notification, a reconnection): refresh soon, coalesced."""
+        if self._refreshing is not None and not self._refreshing.done():
+            self._again = True
+            return
+        self._refreshing = asyncio.get_running_loop().create_task(self._refresh_while_stale())
+
+    async def settled(self) -> None:
+        """Wait for the refreshes under way (tests, and a reader who wants the scene as it is now)."""
+        while self._refreshing is not None and not self._refreshing.done():
+            await asyncio.shield(self._refreshing)
+
+    async def close(self) -> None:
+        if self._refreshing is not None:
+            self._refreshing.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._refreshing
+
+    async def _refresh_while_stale(self) -> None:
+        self._again = True
+        while self._again:
+            self._again = False
+            with contextlib.suppress(ConnectionLost):  # said by the status; the next turn refreshes again
+                await self.refresh()
+
+    async def refresh(self) -> None:
+        """Ask for state, spin, concept and actions in one batch; keep whatever came back."""
+        state, spin, concept, actions = await self.conn.batch(
+            [("state", {}), ("spin", {}), ("concept", {}), ("actions", {})]
+        )
+        if isinstance(state, m.StateResult):
+            self.world, self.turn, self.room, self.ended = state.world, state.turn, state.room, state.ended
+        if isinstance(spin, m.SpinResult):
+            self.spin = spin.spin
+        if isinstance(concept, m.ConceptResult):
+            self.known = {node.tag: node.name for node in _walk(concept.tree) if node.tag not in (COSMOS, self.actor)}
+        if isinstance(actions, m.ActionsResult):
+            self.actions = actions.commands
+        self.changed()
+
+    def heard(self, status: Status) -> None:
+        self.link = status
+        self.changed()
+        if status is Status.RESUMED:
+            self.stale()
+
+    def changed(self) -> None:
+        for listener in self.listeners:
+            listener()
+
+    # -- named spins ----------------------------------------------------------------------------------------
+
+    async def named_spins(self) -> list[m.SpinInfo]:
+        """The server's named spins, asked for once."""
+        if self._named is None:
+            self._named = (await self.conn.call("spins")).spins
+        return self._named
+
+    @property
+    def spin_names(self) -> list[str]:
+        """The named spins, if they were asked for already (completion never waits for the server)."""
+        return [each.name for each in self._named or []]
+
+    async def learn_spins(self) -> None:
+        """Ask for the named spins in the background, so completion can offer them."""
+        with contextlib.suppress(CallError, ConnectionLost):
+            await self.named_spins()
+
+
+def _walk(node: m.Node) -> Iterator[m.Node]:
+    yield node
+    for child in node.children:
+        yield from _walk(child)
+
+
+def spin_summary(spin: dict[str, Any], actor: str) -> str:
+    """A spin in a few words, for the toolbar: its time and order, then only what departs from the actor's own
+    telling — who narrates, to whom, through whose eyes, which filters ("after, retrograde, told by @guard")."""
+    if not spin:
+        return ""
+    time = spin.get("time", "during")
+    words = [f"time {time}" if isinstance(time, int | float) else str(time), str(spin.get("order", "chronicle"))]
+    if (narrator := spin.get("narrator")) is not None:
+        words.append("told by you" if narrator == actor else f"told by {narrator}")
+    if (narratee := spin.get("narratee")) not in (None, actor):
+        words.append(f"to {narratee}")
+    if (focalizer := spin.get("focalizer")) not in (None, actor):
+        words.append(f"through {focalizer}")
+    if filters := spin.get("filters"):
+        words.append("+".join(filters))
+    return ", ".join(words)

@@ -1,0 +1,157 @@
+"""Tab completion of what the reader may type next.
+
+For a command (after the last `;` or `.`, where a new one begins), in this order:
+1. whole commands that would succeed now (the server's `actions`), from the word being typed on; so too
+   directives of more than one word ("light level");
+2. the first word: the standard verbs, directives, directions, and the world's own verbs (first words of its
+   actions); a later word: after a thing's name, the small words the verb's word orders go on with ("on",
+   "from"); after a verb of motion, directions; the names of things the actor knows (whole, or their later
+   words); the verb's small words.
+After a colon: the meta commands; then for :spin and :narrate the named spins, spin fields and each field's
+values; for :concept the tags the actor knows; for :keys vi and emacs.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator, Sequence
+from functools import cache
+
+import msgspec
+from prompt_toolkit.completion import CompleteEvent, Completer, Completion
+from prompt_toolkit.document import Document
+
+from clients.cli.meta import LEADER, WINDOWS
+from clients.cli.scene import Scene
+from clients.cli.terminal import vocabulary
+from server.engine.spin import SPIN_FIELDS, Spin
+
+_COMMAND_START = re.compile(r"[;.]")
+_LAST_WORD = re.compile(r"\S*\Z")
+SPIN_METAS = ("spin", "narrate")
+
+
+class StoryCompleter(Completer):
+    """Completes from the scene as last refreshed (never waiting for the server) and the meta commands."""
+
+    def __init__(self, scene: Scene, metas: Sequence[str]) -> None:
+        self.scene = scene
+        self.metas = list(metas)
+
+    def get_completions(self, document: Document, complete_event: CompleteEvent) -> Iterator[Completion]:
+        before = document.text_before_cursor
+        if before.lstrip().startswith(LEADER):
+            found = self._meta(before.lstrip())
+        else:
+            found = self._command(_COMMAND_START.split(before)[-1])
+        seen: set[str] = set()
+        for completion in found:
+            if completion.text not in seen:
+                seen.add(completion.text)
+                yield completion
+
+    # -- commands --------------------------------------------------------------------------------------------
+
+    def _command(self, command: str) -> Iterator[Completion]:
+        word = _LAST_WORD.search(command).group()  # type: ignore[union-attr]
+        head = " ".join(command[: len(command) - len(word)].lower().split())
+        typed = word.lower()
+        yield from _phrases(self.scene.actions, head, typed, word, "now")
+        yield from _phrases((d for d in vocabulary.DIRECTIVES if " " in d), head, typed, word, "directive")
+        if not head:
+            yield from _starting(vocabulary.VERBS, typed, word, "verb")
+            yield from _starting(vocabulary.DIRECTIVES, typed, word, "directive")
+            yield from _starting(vocabulary.DIRECTIONS, typed, word, "direction")
+            own = dict.fromkeys(action.split()[0] for action in self.scene.actions if action.strip())
+            yield from _starting(own, typed, word, "command")
+            return
+        verb = head.split()[0]
+        names = self.scene.names
+        particles = list(_starting(vocabulary.PARTICLES.get(verb, ()), typed, word, verb))
+        if any(head.endswith(f" {name}") or head.endswith(f" {name.split()[-1]}") for name in names):
+            yield from particles  # a thing was named: "put cloak " goes on with "on", "in"…
+        if verb in vocabulary.DIRECTED:
+            yield from _starting(vocabulary.DIRECTIONS, typed, word, "direction")
+        yield from _starting(names, typed, word, "thing")
+        yield from _starting((part for name in names for part in name.split()[1:]), typed, word, "thing")
+        yield from particles
+
+    # -- meta commands -----------------------------------------------------------------------------------------
+
+    def _meta(self, line: str) -> Iterator[Completion]:
+        word = _LAST_WORD.search(line).group()  # type: ignore[union-attr]
+        words = line[: len(line) - len(word)].split()
+        if not words:
+            yield from _starting(self.metas, word.lower(), word, "meta")
+            return
+        name = words[0].removeprefix(LEADER).lower()
+        fits = [meta for meta in self.metas if meta.removeprefix(LEADER).startswith(name)]
+        meta = fits[0].removeprefix(LEADER) if len(fits) == 1 else name
+        typed = word.lower()
+        if meta in SPIN_METAS:
+            previous = words[-1] if len(words) > 1 else ""
+            if previous in SPIN_FIELDS:
+                yield from _starting(self._values(previous), typed, word, previous)
+                return
+            key, equals, value = word.partition("=")
+            if equals and key in SPIN_FIELDS:
+                settings = (f"{key}={each}" for each in self._values(key))
+                yield from _starting(settings, f"{key}={value.lower()}", word, key)
+                return
+            yield from _starting(self.scene.spin_names, typed, word, "spin")
+            yield from _starting(SPIN_FIELDS, typed, word, "setting")
+            if meta == "narrate":
+                yield from _starting(WINDOWS, typed, word, "window")
+        elif meta == "concept":
+            yield from _starting(self._tags(), typed, word, "actor")
+        elif meta == "keys":
+            yield from _starting(("vi", "emacs"), typed, word, "keys")
+
+    def _tags(self) -> list[str]:
+        return [self.scene.actor, *self.scene.known]
+
+    def _values(self, field: str) -> list[str]:
+        values = field_values(field)
+        return [*self._tags(), *(value for value in values if value != "@")] if "@" in values else list(values)
+
+
+def _phrases(phrases: Iterable[str], head: str, typed: str, word: str, meta: str) -> Iterator[Completion]:
+    """The rest of each phrase that begins as the command typed so far, from the word being typed on."""
+    so_far = f"{head} {typed}" if head else typed
+    start = len(head) + 1 if head else 0
+    for phrase in phrases:
+        if phrase.startswith(so_far) and len(phrase) > len(so_far):
+            yield Completion(phrase[start:], -len(word), display=phrase, display_meta=meta)
+
+
+def _starting(candidates: Iterable[str], typed: str, word: str, meta: str) -> Iterator[Completion]:
+    """Candidates that begin with what is typed and go further, replacing the word being typed."""
+    for candidate in candidates:
+        if candidate.lower().startswith(typed) and len(candidate) > len(typed):
+            yield Completion(candidate, -len(word), display_meta=meta)
+
+
+@cache
+def field_values(field: str) -> tuple[str, ...]:
+    """The words a spin field takes, as typed after its name; "@" stands for any actor's tag."""
+    described = msgspec.inspect.type_info(Spin)
+    assert isinstance(described, msgspec.inspect.StructType)
+    kind = {each.name: each.type for each in described.fields}[field]
+    return tuple(dict.fromkeys(_values_of(kind)))
+
+
+def _values_of(kind: msgspec.inspect.Type) -> Iterator[str]:
+    if isinstance(kind, msgspec.inspect.UnionType):
+        for each in kind.types:
+            yield from _values_of(each)
+    elif isinstance(kind, msgspec.inspect.LiteralType):
+        yield from (str(value) for value in kind.values)
+    elif isinstance(kind, msgspec.inspect.VarTupleType | msgspec.inspect.ListType):
+        yield from _values_of(kind.item_type)
+        yield "none"
+    elif isinstance(kind, msgspec.inspect.BoolType):
+        yield from ("on", "off")
+    elif isinstance(kind, msgspec.inspect.NoneType):
+        yield "none"
+    elif isinstance(kind, msgspec.inspect.StrType) and kind.pattern and kind.pattern.startswith("^@"):
+        yield "@"

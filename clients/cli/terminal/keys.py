@@ -1,0 +1,53 @@
+"""The terminal's own keys, over prompt_toolkit's Emacs or Vi bindings: F4 switches between the two, Ctrl-L
+clears the screen and shows the last reply again. The rest are prompt_toolkit's, listed in KEYS_HELP."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from prompt_toolkit.application import Application
+from prompt_toolkit.enums import EditingMode
+from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+from prompt_toolkit.key_binding.vi_state import InputMode
+
+KEYS_HELP = [
+    "Tab — complete a verb, a name, a command that would work now, a meta command",
+    "Up, Down — earlier and later lines (kept between games); Ctrl-R — search them",
+    "→ or Ctrl-E at the end — take the grey suggestion from history",
+    "F4 — switch between Emacs and Vi key bindings (:keys too); Ctrl-L — clear, then show the last reply",
+    "Ctrl-C — clear the line; Ctrl-D on an empty line — leave",
+]
+
+
+def bindings(redraw: Callable[[], None]) -> KeyBindings:
+    """F4 and Ctrl-L; `redraw` shows the last reply again (after the screen was cleared)."""
+    keys = KeyBindings()
+
+    @keys.add("f4")
+    def _switch(event: KeyPressEvent) -> None:
+        switch(event.app)
+
+    @keys.add("c-l")
+    def _clear(event: KeyPressEvent) -> None:
+        event.app.renderer.clear()
+        redraw()
+
+    return keys
+
+
+def switch(app: Application[Any], mode: str | None = None) -> str:
+    """Vi or Emacs bindings (None: the other one); Vi starts in insert mode, as a prompt should."""
+    vi = mode == "vi" if mode is not None else app.editing_mode is EditingMode.EMACS
+    app.editing_mode = EditingMode.VI if vi else EditingMode.EMACS
+    if vi:
+        app.vi_state.input_mode = InputMode.INSERT
+    app.invalidate()
+    return mode_name(app)
+
+
+def mode_name(app: Application[Any]) -> str:
+    """ "emacs", "vi", or "vi: normal" while Vi is not inserting."""
+    if app.editing_mode is EditingMode.EMACS:
+        return "emacs"
+    return "vi" if app.vi_state.input_mode is InputMode.INSERT else "vi: normal"
