@@ -11,6 +11,7 @@ from server.engine.parser.recognize import Memory, Recognizer, Understood
 from server.engine.parser.words import DIRECTIONS
 from server.engine.world.items import Room
 from server.engine.world.perception import Perception
+from server.engine.world.state import WorldState
 
 ONE_WAY = {code: word for word, code in DIRECTIONS.items() if len(word) > 2 or word in ("up", "in", "out")}
 """Each direction by its full word, as a command reads best: "north", not "n"."""
@@ -56,8 +57,13 @@ def _would_do(
 
 def _candidates(recognizer: Recognizer, actor: str, sight: Perception) -> Iterator[str]:
     world = recognizer.world
-    near = [t for t in sight.visible_items(actor) if t != actor and not isinstance(world.items[t], Room)]
-    held = [t for t in world.descendants(actor)]
+    # Only what would be named: things that are told of (not a wall's bare fixture), near or carried.
+    near = [
+        t
+        for t in sight.visible_items(actor)
+        if t != actor and not isinstance(world.items[t], Room) and _told_of(t, world)
+    ]
+    held = [t for t in world.descendants(actor) if _told_of(t, world)]
     things = list(dict.fromkeys(held + near))
     room = world.items.get(world.room_of(actor) or "")
     exits = list(room.exits) if isinstance(room, Room) else []
@@ -73,12 +79,32 @@ def _candidates(recognizer: Recognizer, actor: str, sight: Perception) -> Iterat
                 yield _fill(pattern, {"DIR": ONE_WAY.get(direction, direction)})
         elif slots == ["OBJ"]:
             for tag in things:
-                yield _fill(pattern, {"OBJ": _name(recognizer, tag)})
+                if _fits(tag, kind.scope, actor, world):
+                    yield _fill(pattern, {"OBJ": _name(recognizer, tag)})
         elif sorted(slots) == ["OBJ", "OBJ2"]:
-            for tag in held:
-                for other in things:
-                    if other != tag:
-                        yield _fill(pattern, {"OBJ": _name(recognizer, tag), "OBJ2": _name(recognizer, other)})
+            for tag in (t for t in things if _fits(t, kind.scope, actor, world)):
+                for other in (t for t in things if t != tag and _fits(t, kind.scope2, actor, world)):
+                    yield _fill(pattern, {"OBJ": _name(recognizer, tag), "OBJ2": _name(recognizer, other)})
+
+
+def _told_of(tag: str, world: WorldState) -> bool:
+    return world.items[tag].mention and world.get(tag, "mention", True) is not False
+
+
+def _fits(tag: str, scope: str, actor: str, world: WorldState) -> bool:
+    """A quick first sifting by the slot's scope ("give" gives what one holds, to a person); recognizing
+    and trying the command decides the rest."""
+    item = world.items[tag]
+    held = world.parent(tag) == actor
+    return {
+        "held": held,
+        "worn": held and world.link(tag) == "on",
+        "actor": item.kind == "actor",
+        "container": "in" in item.holds,
+        "supporter": "on" in item.holds,
+        "enterable": bool(world.get(tag, "enterable")),
+        "takeable": not held and item.kind == "thing",
+    }.get(scope, True)
 
 
 def _name(recognizer: Recognizer, tag: str) -> str:
