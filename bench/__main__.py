@@ -15,10 +15,15 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from bench import play, server, telling
+from bench import persistence, play, server, telling
 from bench.measure import Benchmark, Result, Settings, duration
 
-MODULES = {"telling": telling.BENCHMARKS, "play": play.BENCHMARKS, "server": server.BENCHMARKS}
+MODULES = {
+    "telling": telling.BENCHMARKS,
+    "play": play.BENCHMARKS,
+    "server": server.BENCHMARKS,
+    "persistence": persistence.BENCHMARKS,
+}
 
 
 def every() -> dict[str, Benchmark]:
@@ -90,6 +95,20 @@ def parse(argv: Sequence[str]) -> argparse.Namespace:
         metavar="N",
         help="runs of each scaling measure; the fastest counts (default 5)",
     )
+    parser.add_argument(
+        "--restart-turns",
+        type=int,
+        default=defaults.restart_turns,
+        metavar="N",
+        help="turns of the long instance whose restart is timed (default 10000)",
+    )
+    parser.add_argument(
+        "--restart-instances",
+        type=int,
+        default=defaults.restart_instances,
+        metavar="N",
+        help="small instances restarted at once (default 1000)",
+    )
     return parser.parse_args(argv)
 
 
@@ -100,6 +119,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         tellings=max(1, options.tellings),
         repeats=max(1, options.repeats),
         commands=max(1, options.commands),
+        restart_turns=max(1, options.restart_turns),
+        restart_instances=max(1, options.restart_instances),
     )
     benches = chosen(options.names)
     about = machine()

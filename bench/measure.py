@@ -35,6 +35,14 @@ class Settings:
     instances: int = 10
     seconds: float = 20.0
     """How long the crowd plays."""
+    restart_turns: int = 10_000
+    """Turns of the one long instance whose restart is timed (bench persistence.restart)."""
+    restart_instances: int = 1_000
+    """Small instances restarted at once (persistence.instances)."""
+    durable_players: int = 8
+    """WebSocket players, one to an instance, for commands/s in memory and durable (persistence.durable)."""
+    durable_seconds: float = 10.0
+    """How long those players play, each way."""
 
 
 @dataclass(frozen=True, slots=True)

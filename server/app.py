@@ -121,6 +121,7 @@ def _kept_in(directory: Path) -> Callable[[web.Application], AsyncIterator[None]
             len(keeper.stale),
         )
         yield
+        await keeper.flushed()  # a snapshot under way is stored, not cut off
         keeper.close()
 
     return keeping

@@ -2,11 +2,17 @@
 
 After every change to an instance (created, joined, left, a command, a spin set, undo, save, restore…), and
 before the server answers, one transaction records: the log from where it changed (an undo cuts it), the
-turn and the world's state hash, the instance's sessions (spin, what each was told), new saves, and, when
-the log has grown by a tenth since the last one, a snapshot. A snapshot of a log since cut short (by undo,
-restart or restore) is dropped in the same transaction, or replaced. Writes go through one thread of their
-own, one at a time and in order, so the event loop never waits on the disk; a snapshot is captured there
-too (the instance's lock, held by the caller until the write is done, keeps its story still meanwhile).
+turn and the world's state hash, the instance's sessions (spin, what each was told) and new saves; a
+snapshot of a log since cut short (by undo, restart or restore) is dropped in the same transaction. Writes go
+through one thread of their own, in order, so the event loop never waits on the disk; changes that come
+in while one is being committed are committed together after it (one sync to the disk for them all, each in
+a savepoint of its own), and none is answered before its commit.
+
+When the log has grown by a tenth since the last snapshot (and by SNAPSHOT_AFTER entries at least), a new one
+is taken after the change is stored and answered: under the instance's lock, which keeps its story still, in
+a thread of its own, then stored in a transaction of its own. So the reply that made it due does not wait
+for it, nor does any other instance; the work is amortized linear in the log, and a restart replays at most
+a tenth of it.
 
 On start-up each stored instance is brought back: its world is loaded and checked against the fingerprint
 it was created with (a changed world is not loaded, and says so; its data is kept); the story is resumed
@@ -19,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -56,6 +63,8 @@ class Kept:
     unusable: bool = False
     """A snapshot is stored that cannot be used (damaged, or of a log since cut short): drop it at the next write."""
     saves: dict[str, tuple[Logged, ...]] = field(default_factory=dict)
+    snapshotting: bool = False
+    """A snapshot is being taken (one at a time)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,13 +96,55 @@ class Keeper:
         self.parked: dict[str, str] = {}
         """Sessions kept in the store whose instance is not loaded: token → instance id."""
         self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="store")
+        self._guard = threading.Lock()
+        self._queue: list[tuple[Callable[[], Any], asyncio.Future[Any], asyncio.AbstractEventLoop]] = []
+        self._draining = False
+        self._capturer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="snapshot")
+        self._snapshotting: set[asyncio.Task[None]] = set()
 
     def close(self) -> None:
+        """Stop writing (a snapshot still being taken is finished first) and close the store. Call `flushed`
+        first, from the event loop, for the snapshots under way to be stored too."""
+        self._capturer.shutdown(wait=True)
         self._writer.shutdown(wait=True)
         self.store.close()
 
     async def _write(self, work: Callable[[], T]) -> T:
-        return await asyncio.get_running_loop().run_in_executor(self._writer, work)
+        """Run `work` (one change to the store) in the writer thread; return once it is committed, on disk.
+        Changes that come in while the writer is busy are committed together, in one transaction."""
+        return await self._queued(work)
+
+    def _queued(self, work: Callable[[], T]) -> asyncio.Future[T]:
+        """`work` in the writer's queue, now, behind what is there already: its commit, to be awaited."""
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[T] = loop.create_future()
+        with self._guard:
+            self._queue.append((work, future, loop))
+            start, self._draining = not self._draining, True
+        if start:
+            self._writer.submit(self._drain)
+        return future
+
+    def _drain(self) -> None:
+        """In the writer thread: commit what is queued, a batch at a time, until nothing is."""
+        while True:
+            with self._guard:
+                jobs, self._queue = self._queue, []
+                if not jobs:
+                    self._draining = False
+                    return
+            outcomes: list[tuple[bool, Any]] = []
+            try:
+                with self.store.batch() as each:
+                    for work, _future, _loop in jobs:
+                        try:
+                            outcomes.append((True, each(work)))
+                        except Exception as error:
+                            outcomes.append((False, error))
+            except Exception as error:  # the commit failed: nothing of the batch is kept
+                outcomes = [(False, error)] * len(jobs)
+            for (ok, value), (_work, future, loop) in zip(outcomes, jobs, strict=True):
+                loop.call_soon_threadsafe(_settle, future, ok, value)
 
     # -- writing ----------------------------------------------------------------------------------------
 
@@ -106,7 +157,7 @@ class Keeper:
 
     async def changed(self, instance: Instance, gone: tuple[str, ...] = ()) -> None:
         """Record everything about `instance` that changed since the last time, in one transaction. The
-        caller holds the instance's lock until this returns."""
+        caller holds the instance's lock until this returns. A snapshot, when one is due, is taken after."""
         story = instance.story
         kept = self.kept.setdefault(instance.id, Kept())
         cut, entries = story.log_changes()
@@ -115,40 +166,58 @@ class Keeper:
         length = len(story.log)
         # Undo, restart and restore cut the log short: a snapshot taken further along is of another story now.
         outdated = kept.unusable or cut < kept.snapshot_at
-        since = 0 if outdated else kept.snapshot_at
-        take = story.settled and length - since >= max(SNAPSHOT_AFTER, length // 10)
-        turn, ended, digest = story.turn, story.ended, story.simulation.world.digest()
+        turn, ended, world = story.turn, story.ended, story.simulation.world
         logged = [_entry(e) for e in entries]
-
-        def write() -> bool:
-            snapshot = None
-            if take:
-                try:
-                    snapshot = (length, capture(story))
-                except Exception:  # the change is kept all the same; the log alone restores it
-                    log.exception("instance %s: snapshot not taken", instance.id)
-            self.store.record(
+        await self._write(
+            lambda: self.store.record(
                 instance.id,
                 cut=cut,
                 entries=logged,
                 turn=turn,
                 ended=ended,
-                digest=digest,
+                digest=world.digest(),  # in the writer thread: the lock held keeps the world still
                 sessions=sessions,
                 gone=gone,
                 saves=saves,
-                snapshot=snapshot,
-                drop_snapshot=outdated and snapshot is None,
+                drop_snapshot=outdated,
             )
-            return snapshot is not None
-
-        taken = await self._write(write)
+        )
         story.log_taken()
         kept.saves = dict(story.saves)
-        if taken:
-            kept.snapshot_at, kept.unusable = length, False
-        elif outdated:
+        if outdated:
             kept.snapshot_at, kept.unusable = 0, False
+        if length - kept.snapshot_at >= max(SNAPSHOT_AFTER, length // 10) and not kept.snapshotting:
+            kept.snapshotting = True
+            task = asyncio.get_running_loop().create_task(self._snapshot(instance, kept))
+            self._snapshotting.add(task)
+            task.add_done_callback(self._snapshotting.discard)
+
+    async def _snapshot(self, instance: Instance, kept: Kept) -> None:
+        """Capture the story as it stands once its lock is free, and store it: the reply to the change that
+        made a snapshot due does not wait for it, nor do other instances' writes (it is captured in a thread
+        of its own); this instance's next call waits, as the lock keeps the story still meanwhile."""
+        loop = asyncio.get_running_loop()
+        try:
+            async with instance.lock:
+                story = instance.story
+                length = len(story.log)
+                if story.log_kept != length or not story.settled or length <= kept.snapshot_at:
+                    return  # not all of it is stored yet, or a question awaits an answer: at a later change
+                blob = await loop.run_in_executor(self._capturer, lambda: capture(story))
+                # Queued while the lock is held, so it is written before any later change to this instance
+                # (one that drops it, say); its commit need not hold the instance up.
+                stored = self._queued(lambda: self.store.put_snapshot(instance.id, length, blob))
+                kept.snapshot_at, kept.unusable = length, False
+            await stored
+        except Exception:  # the log alone restores the story (an older snapshot, checked, or none)
+            log.exception("instance %s: snapshot not taken", instance.id)
+        finally:
+            kept.snapshotting = False
+
+    async def flushed(self) -> None:
+        """Wait for the snapshots being taken to be stored."""
+        while self._snapshotting:
+            await asyncio.gather(*self._snapshotting, return_exceptions=True)
 
     # -- bringing back ----------------------------------------------------------------------------------
 
@@ -164,9 +233,13 @@ class Keeper:
                 except StoreError:
                     raise
                 except Exception as error:  # this instance is kept, not loaded; the others come back
-                    reason = str(error) if isinstance(error, EngineError | OSError) else f"{type(error).__name__}"
+                    if isinstance(error, EngineError | OSError):
+                        reason = str(error)
+                        log.warning("instance %s (%s) not brought back: %s", stored.id, stored.world, reason)
+                    else:  # a world's own code failed on replay: what it said is for the log, not for players
+                        reason = f"replaying its log failed ({type(error).__name__}); the server's log says more"
+                        log.exception("instance %s (%s) not brought back", stored.id, stored.world)
                     self.stale[stored.id] = Stale(stored.id, stored.world, reason)
-                    log.warning("instance %s (%s) not brought back: %s", stored.id, stored.world, reason)
                     continue
                 host.instances[stored.id] = Instance(id=stored.id, world=stored.world, seed=stored.seed, story=story)
             for stored_session in self.store.sessions():
@@ -232,6 +305,15 @@ class Keeper:
         self.kept[stored.id] = Kept(snapshot_at=start, unusable=snapshot is not None and not start, saves=dict(saves))
         self.restored[stored.id] = Restored(snapshot=start, replayed=len(entries) - start)
         return story
+
+
+def _settle(future: asyncio.Future[Any], ok: bool, value: Any) -> None:
+    if future.cancelled():
+        return
+    if ok:
+        future.set_result(value)
+    else:
+        future.set_exception(value)
 
 
 def _check(story: Story, stored: StoredInstance) -> None:

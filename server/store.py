@@ -3,30 +3,36 @@
 What makes an instance is its world (with a fingerprint of the world's source), seed and creation spin, and
 its log: every command, idle tick and coming and going of players, in order. Replaying the log on the same
 world gives the same story. Snapshots (see server/engine/snapshot.py) are taken when the part of the log
-not yet covered by one passes a tenth of the whole, so writing them costs amortized linear work and a
-restart replays at most that tenth. The file is a WAL-mode SQLite database with synchronous writes: each
-change is committed, on disk, before the server answers; a crash leaves the last committed state.
+not yet covered by one passes a tenth of the whole (server/persist.py), so writing them costs amortized
+linear work and a restart replays at most that tenth; each instance's row also holds its turn and the hash
+of its world's state, for a restart to check the replay against. The file is a WAL-mode SQLite database
+with synchronous writes: each change is committed, on disk, before the server answers; a crash leaves the
+last committed state.
 
 The file is made whole or not at all (built under another name, then renamed into place), so a crash on the
 first start never leaves a half-made file behind. An existing file is first read through a read-only
 connection: one that is not Curveship's (another program's database, random bytes) or of a newer schema is
 refused with a StoreError naming it, and its bytes are left exactly as they were. An older schema is brought
-up to date in one transaction (MIGRATIONS).
+up to date in one transaction (MIGRATIONS). One server at a time: a second one on the same directory is
+refused (a lock file, held while the store is open), since each would overwrite what the other wrote.
 """
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import os
 import sqlite3
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import msgspec
+
+T = TypeVar("T")
 
 SCHEMA = 2
 """This code's schema version; an older file is migrated on open (MIGRATIONS), a newer one refused."""
@@ -126,6 +132,10 @@ class Store:
         self.path = directory / "curveship.sqlite"
         try:
             directory.mkdir(parents=True, exist_ok=True)
+            self._lock = _locked(directory / "curveship.lock", self.path)
+        except OSError as error:
+            raise StoreError(f"{self.path}: cannot be opened ({error.strerror or error})") from None
+        try:
             if not self.path.exists() or self.path.stat().st_size == 0:
                 self._create()
             version = self._check_ours()
@@ -134,10 +144,16 @@ class Store:
             self.db.execute("PRAGMA journal_mode = WAL")
             self.db.execute("PRAGMA synchronous = FULL")
             self._migrate(version)
-        except sqlite3.DatabaseError as error:
-            raise StoreError(f"{self.path}: not a usable Curveship database ({error}); it was left as it is") from None
-        except OSError as error:
-            raise StoreError(f"{self.path}: cannot be opened ({error.strerror or error})") from None
+        except BaseException as error:
+            if hasattr(self, "db"):
+                self.db.close()
+            os.close(self._lock)
+            if isinstance(error, sqlite3.DatabaseError):
+                unusable = f"{self.path}: not a usable Curveship database ({error}); it was left as it is"
+                raise StoreError(unusable) from None
+            if isinstance(error, OSError):
+                raise StoreError(f"{self.path}: cannot be opened ({error.strerror or error})") from None
+            raise
 
     def _create(self) -> None:
         """A new file with the whole schema, built aside and renamed into place: there is one or there is none."""
@@ -163,13 +179,21 @@ class Store:
         _fsync(self.path.parent)
 
     def _check_ours(self) -> int:
-        """The file's schema version, read without writing a byte; a file not ours, or too new, is refused."""
+        """The file's schema version, read without writing a byte; a file not ours, or too new, is refused.
+        Reading a file in WAL mode makes its -wal and -shm files; those made here go again when it is refused."""
+        sides = [self.path.with_name(self.path.name + end) for end in ("-wal", "-shm")]
+        made = [side for side in sides if not side.exists()]
         reader = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True)
         try:
             (application,) = reader.execute("PRAGMA application_id").fetchone()
             (version,) = reader.execute("PRAGMA user_version").fetchone()
-        finally:
+        except sqlite3.DatabaseError:
             reader.close()
+            _remove_empty_log(made)
+            raise
+        reader.close()
+        if application != APPLICATION_ID or version > SCHEMA:
+            _remove_empty_log(made)
         if application != APPLICATION_ID:
             raise StoreError(f"{self.path} is not a Curveship database (application id {application}); left as it is")
         if version > SCHEMA:
@@ -188,9 +212,14 @@ class Store:
 
     def close(self) -> None:
         self.db.close()
+        os.close(self._lock)
 
     @contextmanager
     def _transaction(self) -> Iterator[None]:
+        """One change, committed when it is done; inside a `batch`, part of the batch's commit."""
+        if self.db.in_transaction:
+            yield
+            return
         self.db.execute("BEGIN IMMEDIATE")
         try:
             yield
@@ -198,6 +227,30 @@ class Store:
             self.db.execute("ROLLBACK")
             raise
         self.db.execute("COMMIT")
+
+    @contextmanager
+    def batch(self) -> Iterator[Callable[[Callable[[], T]], T]]:
+        """Several changes in one transaction, so one commit (one sync to the disk) makes them all durable:
+        yields `each(change)`, which runs one change in a savepoint of its own, so one that fails takes back
+        only itself (and raises). None is durable before the batch ends."""
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            yield self._savepoint
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        self.db.execute("COMMIT")
+
+    def _savepoint(self, change: Callable[[], T]) -> T:
+        self.db.execute("SAVEPOINT change")
+        try:
+            value = change()
+        except BaseException:
+            self.db.execute("ROLLBACK TO change")
+            self.db.execute("RELEASE change")
+            raise
+        self.db.execute("RELEASE change")
+        return value
 
     @contextmanager
     def reading(self) -> Iterator[None]:
@@ -254,12 +307,11 @@ class Store:
         sessions: Sequence[StoredSession] = (),
         gone: Sequence[str] = (),
         saves: dict[str, list[LogEntry]] | None = None,
-        snapshot: tuple[int, bytes] | None = None,
         drop_snapshot: bool = False,
     ) -> None:
         """One turn's worth of change, in one transaction: the log from `cut` on is replaced by `entries`
-        (an undo cuts it short), the instance's turn and state hash, sessions written or `gone`, saves, a
-        snapshot (or, `drop_snapshot`, none: the one kept was of a log since cut short)."""
+        (an undo cuts it short), the instance's turn and state hash, sessions written or `gone`, saves; and,
+        `drop_snapshot`, the snapshot kept goes (it was of a log since cut short)."""
         with self._transaction():
             self.db.execute("DELETE FROM log WHERE instance = ? AND seq >= ?", (instance, cut))
             self.db.executemany(
@@ -293,10 +345,34 @@ class Store:
                 )
             if drop_snapshot:
                 self.db.execute("DELETE FROM snapshots WHERE instance = ?", (instance,))
-            if snapshot is not None:
-                self.db.execute(
-                    "INSERT OR REPLACE INTO snapshots (instance, seq, data) VALUES (?, ?, ?)", (instance, *snapshot)
-                )
+
+    def put_snapshot(self, instance: str, seq: int, data: bytes) -> None:
+        """A snapshot of the story after the first `seq` entries of its log, in place of the one before."""
+        with self._transaction():
+            self.db.execute(
+                "INSERT OR REPLACE INTO snapshots (instance, seq, data) VALUES (?, ?, ?)", (instance, seq, data)
+            )
+
+
+def _locked(lock: Path, path: Path) -> int:
+    """Hold `lock` for as long as the store is open: two servers writing one file would each overwrite what
+    the other did (each has its own instances in memory), so the second is refused."""
+    descriptor = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(descriptor)
+        raise StoreError(f"{path} is in use by another server (it holds {lock}); it was left as it is") from None
+    return descriptor
+
+
+def _remove_empty_log(made: list[Path]) -> None:
+    """Remove the -wal and -shm files a read-only look made, as long as the log holds nothing."""
+    wal = next((side for side in made if side.name.endswith("-wal")), None)
+    if wal is not None and wal.exists() and wal.stat().st_size > 0:
+        return
+    for side in made:
+        side.unlink(missing_ok=True)
 
 
 def _fsync(path: Path) -> None:

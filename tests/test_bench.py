@@ -142,6 +142,9 @@ def test_names_pick_modules_or_single_benchmarks():
         "play.session",
         "server.latency",
         "server.crowd",
+        "persistence.restart",
+        "persistence.instances",
+        "persistence.durable",
     ]
     assert list(cli.chosen(["telling"])) == ["telling.scaling", "telling.robbery"]
     assert list(cli.chosen(["robbery"])) == ["telling.robbery"]
@@ -167,3 +170,25 @@ def test_play_benchmarks_win_every_walkthrough_and_survive_a_random_session():
     session = play.session(Settings(commands=40))
     for result in session["worlds"].values():
         assert result["commands"] == 40 and result["turns"] > 0 and result["median_s"] > 0
+
+
+def test_persistence_benchmarks_restart_what_they_built_and_compare_durable_writes():
+    from bench import persistence
+
+    tiny = Settings(restart_turns=30, restart_instances=4, requests=10, durable_players=2, durable_seconds=0.3)
+    restarted = persistence.restart(tiny)
+    assert restarted["turns"] == 30 and restarted["log"] >= 31
+    for key in ("as_kept", "snapshot_at_end", "whole_log"):
+        assert restarted[key]["instances"] == restarted[key]["sessions"] == 1
+        assert _positive(restarted[key]["restore_s"])
+    assert restarted["snapshot_at_end"]["replayed"] == 0 and restarted["snapshot_at_end"]["from_snapshot"] == 1
+    assert restarted["whole_log"]["replayed"] == restarted["log"] and restarted["whole_log"]["from_snapshot"] == 0
+    assert "/health" in persistence.report_restart(restarted)
+    many = persistence.instances(tiny)
+    assert many["instances"] == many["sessions"] == 4 and many["turns"] == 4 * persistence.SMALL_TURNS
+    assert _positive(many["to_health_s"]) and "per instance" in persistence.report_instances(many)
+    durable = persistence.durable(tiny)
+    for mode in ("memory", "durable"):
+        assert durable[mode]["one"]["commands"] == 10 and durable[mode]["several"]["commands"] > 0
+    assert _positive(durable["one_ratio"]["per_second"]) and durable["store_bytes"] > 0
+    assert "durable / memory" in persistence.report_durable(durable)

@@ -191,8 +191,11 @@ SPIN_BY_DISTANCE: tuple[dict[str, Any], ...] = (
 )
 
 
-def distance_spin(change: SpinChange) -> dict[str, Any]:
-    """The further the visitor has drifted, the further the telling drifts from them."""
+def distance_spin(change: SpinChange) -> dict[str, Any] | None:
+    """The further the visitor has drifted, the further the telling drifts from them. Only the visitor's own
+    telling drifts: someone playing the punk goes on being told the punk's story plainly."""
+    if change.spin.focalizer != "@visitor":
+        return None
     distance = change.world.get("@visitor", "distance")
     spin = dict(SPIN_BY_DISTANCE[distance])
     spin["commanded"] = None if distance >= FARTHEST else "@visitor"

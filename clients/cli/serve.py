@@ -13,6 +13,7 @@ from pathlib import Path
 
 from clients.cli.hosting import hosted
 from server.app import Config
+from server.store import StoreError
 
 
 def run_serve(args: argparse.Namespace) -> int:
@@ -42,6 +43,9 @@ async def _serve(args: argparse.Namespace) -> int:
             print("Ctrl-C stops the server.", flush=True)
             await stop.wait()
             print("stopping…", flush=True)
+    except StoreError as error:
+        print(f"curveship: {error}", file=sys.stderr)
+        return 1
     except OSError as error:
         print(f"curveship: cannot listen on {args.host}:{args.port}: {error.strerror or error}", file=sys.stderr)
         return 1

@@ -291,3 +291,14 @@ def test_room_headings_and_known_directions_in_a_description():
     assert told.startswith("This hall is grand")
     # The cloakroom has been seen, the bar not: only the known way is named.
     assert told.endswith("The cloakroom is toward the west.")
+
+
+def test_lost_one_drift_is_the_visitors_alone():
+    story = Story(load_world("lost_one"))
+    visitor, punk = Player(story, "@visitor"), Player(story, "@punk")
+    story.take("@visitor"), story.take("@punk")
+    visitor.command("s")
+    punk.command("wander")
+    punk.command("smile")  # still commands the punk, told plainly as "you"
+    assert punk.spin.commanded == "@punk" and punk.spin.narratee == "@punk" and punk.spin.time == "during"
+    assert visitor.spin.time == "after"

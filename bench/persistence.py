@@ -1,0 +1,389 @@
+"""Benchmarks of persistence: how long a restart takes (one instance of 10,000 turns; 1,000 small instances),
+and what writing every change durably, before the reply, costs a command.
+
+The stores restarted from are built in this process, through a host and its keeper exactly as a server
+writes them (every command one committed transaction), only without the sockets in between. A restart is
+timed two ways: in this process, as `server.app` brings instances back before serving (open the store, then
+`Keeper.restore`), and as a person sees it, a new server process from its start to its first `/health`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import shutil
+import socket
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+
+from bench.measure import Benchmark, Result, Settings, distribution, duration, mebibytes, ratio, seconds, table
+from bench.server import _Ws
+from protocol import messages as m
+from server.engine.snapshot import capture
+from server.host import Host
+from server.persist import Keeper
+from server.store import Store
+
+BIG_WORLD = "lost_one"
+"""The one long instance: the plaza, where four people act every turn besides the visitor (5 events a turn)."""
+SMALL_WORLD = "cloak_plus"
+"""The many small instances."""
+COMMANDS = ("look", "wander", "x sky", "listen", "i", "smile", "jump", "n", "s", "e", "w")
+"""Lost One's, as bench/server.py's players type them (not "wait": it ends the story)."""
+SMALL_COMMANDS = ("x mime", "i", "w", "take bottle", "fill bottle", "e", "look", "jump", "listen", "n")
+SMALL_TURNS = 10
+
+
+@contextmanager
+def _directory() -> Iterator[Path]:
+    """A scratch data directory on the same disk as the repository's temporary files, removed afterwards."""
+    folder = Path(tempfile.mkdtemp(prefix="curveship-bench-"))
+    try:
+        yield folder
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _size(directory: Path) -> int:
+    return sum(path.stat().st_size for path in directory.iterdir() if path.is_file())
+
+
+# -- building stores -------------------------------------------------------------------------------------------
+
+
+async def _build_big(directory: Path, turns: int) -> Result:
+    keeper = Keeper(Store(directory))
+    host = Host(keeper=keeper)
+    instance = (await host.create(m.CreateParams(world=BIG_WORLD, seed=1), author=True)).instance
+    session, _ = await host.join(m.JoinParams(instance=instance, actor="@visitor"), author=False)
+    story = session.instance.story
+    rng = random.Random("restart")
+    commands = 0
+    started = time.perf_counter()
+    while story.turn < turns and not story.ended:
+        await host.command(session, rng.choice(COMMANDS))
+        commands += 1
+    await keeper.flushed()
+    built = time.perf_counter() - started
+    kept = keeper.kept[instance]
+    keeper.close()
+    return {
+        "turns": story.turn,
+        "events": len(story.simulation.events),
+        "log": len(story.log),
+        "commands": commands,
+        "build_s": built,
+        "snapshot_at": kept.snapshot_at,
+    }
+
+
+async def _build_many(directory: Path, count: int) -> Result:
+    keeper = Keeper(Store(directory))
+    host = Host(keeper=keeper)
+    started = time.perf_counter()
+    for index in range(count):
+        instance = (await host.create(m.CreateParams(world=SMALL_WORLD, seed=index), author=True)).instance
+        session, _ = await host.join(m.JoinParams(instance=instance, name=f"p{index}"), author=False)
+        for text in SMALL_COMMANDS[:SMALL_TURNS]:
+            await host.command(session, text)
+    await keeper.flushed()
+    built = time.perf_counter() - started
+    turns = sum(instance.story.turn for instance in host.instances.values())
+    keeper.close()
+    return {"instances": count, "turns": turns, "build_s": built}
+
+
+# -- restarting ------------------------------------------------------------------------------------------------
+
+
+def _restart_in_process(directory: Path) -> tuple[float, Host, Keeper]:
+    """What server.app does before it serves: open the store and bring every instance back."""
+
+    def restore() -> tuple[Host, Keeper]:
+        keeper = Keeper(Store(directory))
+        host = Host(keeper=keeper)
+        keeper.restore(host)
+        return host, keeper
+
+    took, (host, keeper) = seconds(restore)
+    return took, host, keeper
+
+
+def _restart_timed(directory: Path) -> Result:
+    took, host, keeper = _restart_in_process(directory)
+    restored = list(keeper.restored.values())
+    result = {
+        "restore_s": took,
+        "instances": len(host.instances),
+        "sessions": len(host.sessions),
+        "from_snapshot": sum(1 for r in restored if r.snapshot),
+        "replayed": sum(r.replayed for r in restored),
+    }
+    keeper.close()
+    return result
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@contextmanager
+def _server(data: Path | None) -> Iterator[tuple[str, float]]:
+    """A server process on `data` (None: in memory): its base URL, and seconds from its start to /health."""
+    port = _free_port()
+    where = "None" if data is None else f"Path({str(data)!r})"
+    code = (
+        "from pathlib import Path; from aiohttp import web; from server.app import Config, create_app; "
+        f"web.run_app(create_app(Config(data={where}, rate=1e6, burst=1e6)), host='127.0.0.1', port={port}, "
+        "print=None)"
+    )
+    started = time.perf_counter()
+    process = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        _serving(base, process)
+        yield base, time.perf_counter() - started
+    finally:
+        process.terminate()
+        process.wait(timeout=60)
+
+
+def _serving(base: str, process: subprocess.Popen[bytes], timeout: float = 600.0) -> None:
+    """Wait for /health (a server restoring a long log takes a while before it answers)."""
+    import urllib.request
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"the server stopped ({process.returncode}) before serving")
+        try:
+            with urllib.request.urlopen(base + "/health", timeout=1):
+                return
+        except OSError:
+            time.sleep(0.02)
+    raise RuntimeError("the server did not start")
+
+
+def _to_health(directory: Path) -> float:
+    with _server(directory) as (_base, took):
+        return took
+
+
+def restart(settings: Settings) -> Result:
+    """One instance of `settings.restart_turns` turns: restored from its snapshot and the rest of its log,
+    from a snapshot just taken, and from its whole log with no snapshot."""
+    with _directory() as directory:
+        built = asyncio.run(_build_big(directory, settings.restart_turns))
+        size = _size(directory)
+        (snapshot_bytes,) = _one_row(directory, "SELECT length(data) FROM snapshots")
+        as_kept = _restart_timed(directory)
+        process = _to_health(directory)
+        # Its log since the snapshot replayed; now keep a snapshot at its very end (the best case).
+        _took, host, keeper = _restart_in_process(directory)
+        (instance,) = host.instances.values()
+        capturing, blob = seconds(lambda: capture(instance.story))
+        keeper.store.put_snapshot(instance.id, len(instance.story.log), blob)
+        keeper.close()
+        at_end = _restart_timed(directory)
+        _exec(directory, "DELETE FROM snapshots")
+        whole = _restart_timed(directory)
+        whole_process = _to_health(directory)
+    return {
+        **built,
+        "store_bytes": size,
+        "snapshot_bytes": snapshot_bytes,
+        "capture_s": capturing,
+        "as_kept": {**as_kept, "to_health_s": process},
+        "snapshot_at_end": at_end,
+        "whole_log": {**whole, "to_health_s": whole_process},
+        "speedup": ratio(whole["restore_s"], as_kept["restore_s"]),
+    }
+
+
+def _one_row(directory: Path, sql: str) -> tuple[Any, ...]:
+    db = sqlite3.connect(directory / "curveship.sqlite")
+    try:
+        return tuple(db.execute(sql).fetchone() or (0,))
+    finally:
+        db.close()
+
+
+def _exec(directory: Path, sql: str) -> None:
+    db = sqlite3.connect(directory / "curveship.sqlite")
+    try:
+        db.execute(sql)
+        db.commit()
+    finally:
+        db.close()
+
+
+def instances(settings: Settings) -> Result:
+    """`settings.restart_instances` small instances, one player each, brought back at once."""
+    with _directory() as directory:
+        built = asyncio.run(_build_many(directory, settings.restart_instances))
+        size = _size(directory)
+        restored = _restart_timed(directory)
+        process = _to_health(directory)
+    return {
+        **built,
+        "store_bytes": size,
+        **restored,
+        "per_instance_s": restored["restore_s"] / max(1, restored["instances"]),
+        "to_health_s": process,
+    }
+
+
+# -- durable writes: what they cost a command -------------------------------------------------------------------
+
+
+async def _one_player(base: str, count: int) -> Result:
+    rng = random.Random("durable")
+    async with aiohttp.ClientSession() as http, http.ws_connect(base.replace("http", "ws") + "/ws") as ws_socket:
+        ws = _Ws(ws_socket)
+        instance = (await ws.call("create", world=BIG_WORLD, seed=1))["instance"]
+        await ws.call("join", instance=instance)
+        await ws.call("command", text="look")  # the English lexicons load on the first telling: not timed
+        timings = []
+        began = time.perf_counter()
+        for _ in range(count):
+            start = time.perf_counter()
+            await ws.call("command", text=rng.choice(COMMANDS))
+            timings.append(time.perf_counter() - start)
+        elapsed = time.perf_counter() - began
+    return {"commands": count, "per_second": count / elapsed, **distribution(timings)}
+
+
+async def _players(base: str, players: int, duration_s: float) -> Result:
+    async with aiohttp.ClientSession() as http:
+        sockets = []
+        made: list[str] = []
+        for index in range(players):
+            # One visitor to an instance: Lost One's dynamic spin has whoever plays command the visitor.
+            ws = _Ws(await http.ws_connect(base.replace("http", "ws") + "/ws"))
+            made.append((await ws.call("create", world=BIG_WORLD, seed=index))["instance"])
+            await ws.call("join", instance=made[-1], actor="@visitor")
+            await ws.call("command", text="look")
+            sockets.append(ws)
+        timings: list[float] = []
+        stop = time.monotonic() + duration_s
+
+        async def play(ws: _Ws, rng: random.Random) -> None:
+            while time.monotonic() < stop:
+                start = time.perf_counter()
+                await ws.call("command", text=rng.choice(COMMANDS))
+                timings.append(time.perf_counter() - start)
+
+        began = time.perf_counter()
+        await asyncio.gather(*(play(ws, random.Random(i)) for i, ws in enumerate(sockets)))
+        elapsed = time.perf_counter() - began
+        for ws in sockets:
+            await ws.socket.close()
+    return {"players": players, "commands": len(timings), "per_second": len(timings) / elapsed, **distribution(timings)}
+
+
+def durable(settings: Settings) -> Result:
+    """Commands over WebSocket against a server in memory and one writing every change durably."""
+    result: Result = {}
+    with _directory() as directory:
+        for mode, data in (("memory", None), ("durable", directory / "data")):
+            with _server(data) as (base, _took):
+                one = asyncio.run(_one_player(base, settings.requests))
+                several = asyncio.run(_players(base, settings.durable_players, settings.durable_seconds))
+            result[mode] = {"one": one, "several": several}
+        result["store_bytes"] = _size(directory / "data")
+    for case in ("one", "several"):
+        memory, kept = result["memory"][case], result["durable"][case]
+        result[f"{case}_ratio"] = {
+            "per_second": ratio(kept["per_second"], memory["per_second"]),
+            "median": ratio(kept["median_s"], memory["median_s"]),
+            "p99": ratio(kept["p99_s"], memory["p99_s"]),
+        }
+    return result
+
+
+# -- reports ---------------------------------------------------------------------------------------------------
+
+
+def report_restart(result: Result) -> str:
+    head = (
+        f"{BIG_WORLD}: {result['turns']:,} turns, {result['events']:,} events, a log of {result['log']:,} entries; "
+        f"built in {duration(result['build_s'])}; store {mebibytes(result['store_bytes'])}, "
+        f"snapshot {mebibytes(result['snapshot_bytes'])}, taken in {duration(result['capture_s'])}"
+    )
+    rows = []
+    for key, label in (
+        ("as_kept", "snapshot as kept + the log after it"),
+        ("snapshot_at_end", "snapshot at the log's end"),
+        ("whole_log", "no snapshot: the whole log replayed"),
+    ):
+        found = result[key]
+        health = found.get("to_health_s")
+        rows.append(
+            [
+                label,
+                f"{found['replayed']:,}",
+                duration(found["restore_s"]),
+                duration(health) if health is not None else "",
+            ]
+        )
+    body = table(["restart", "entries replayed", "restore", "process start → /health"], rows)
+    return f"{head}\n{body}\nwhole log / as kept: {result['speedup']:.1f}×"
+
+
+def report_instances(result: Result) -> str:
+    row = [
+        f"{result['instances']:,} × {SMALL_WORLD}",
+        f"{result['turns']:,}",
+        mebibytes(result["store_bytes"]),
+        duration(result["restore_s"]),
+        duration(result["per_instance_s"]),
+        duration(result["to_health_s"]),
+    ]
+    return table(["instances", "turns", "store", "restore", "per instance", "process start → /health"], [row])
+
+
+def report_durable(result: Result) -> str:
+    rows = []
+    for case, label in (("one", "1 player"), ("several", f"{result['memory']['several']['players']} players")):
+        for mode in ("memory", "durable"):
+            found = result[mode][case]
+            rows.append(
+                [
+                    f"{label}, {mode}",
+                    f"{found['commands']:,}",
+                    f"{found['per_second']:.0f}",
+                    duration(found["median_s"]),
+                    duration(found["p99_s"]),
+                ]
+            )
+        ratios = result[f"{case}_ratio"]
+        rows.append(
+            [
+                f"{label}, durable / memory",
+                "",
+                f"{ratios['per_second']:.2f}",
+                f"{ratios['median']:.2f}",
+                f"{ratios['p99']:.2f}",
+            ]
+        )
+    return table(["commands over WebSocket", "commands", "commands/s", "p50", "p99"], rows)
+
+
+BENCHMARKS = (
+    Benchmark("restart", "restart time of one instance of many turns, with and without its snapshot", restart,
+              report_restart),
+    Benchmark("instances", "restart time of many small instances", instances, report_instances),
+    Benchmark("durable", "commands/s and p50/p99 over WebSocket, in memory against durable writes", durable,
+              report_durable),
+)  # fmt: skip

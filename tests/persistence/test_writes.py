@@ -1,0 +1,60 @@
+"""Writes: changes arriving together are committed together, each answered only once committed, and one that
+fails takes back only itself."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from protocol import messages as m
+from server.host import Host
+from server.persist import Keeper
+from server.store import Store, StoredInstance
+from tests.persistence.conftest import read_rows
+
+pytestmark = pytest.mark.asyncio
+
+
+async def test_many_players_at_once_are_all_kept(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    keeper = Keeper(Store(data))
+    host = Host(keeper=keeper)
+    sessions = []
+    for seed in range(12):
+        instance = (await host.create(m.CreateParams(world="cloak_plus", seed=seed), author=True)).instance
+        sessions.append((await host.join(m.JoinParams(instance=instance), author=False))[0])
+
+    async def play(index: int) -> None:
+        for text in ("i", "w", "e", "look")[: 1 + index % 4]:
+            await host.command(sessions[index], text)
+            # Answered only once committed: what the store has is already where the story is.
+            instance = sessions[index].instance
+            stored = read_rows(data, "SELECT turn FROM instances WHERE id = ?", instance.id)
+            assert stored == [(instance.story.turn,)]
+
+    await asyncio.gather(*(play(index) for index in range(len(sessions))))
+    await keeper.flushed()
+    keeper.close()
+    for session in sessions:
+        log = read_rows(data, "SELECT count(*) FROM log WHERE instance = ?", session.instance.id)
+        assert log == [(len(session.instance.story.log),)]
+
+
+async def test_a_change_that_fails_takes_back_only_itself(tmp_path: Path) -> None:
+    keeper = Keeper(Store(tmp_path / "data"))
+
+    def instance(name: str) -> StoredInstance:
+        return StoredInstance(name, "cloak", "f" * 32, 1, {}, 0, False)
+
+    # The same id twice: the second insert fails, in whatever batch it lands, and the others are kept.
+    results = await asyncio.gather(
+        *(keeper._write(lambda name=name: keeper.store.add_instance(instance(name))) for name in "abcadef"),
+        return_exceptions=True,
+    )
+    failed = [result for result in results if isinstance(result, BaseException)]
+    assert len(failed) == 1 and isinstance(failed[0], sqlite3.IntegrityError)
+    assert sorted(stored.id for stored in keeper.store.instances()) == list("abcdef")
+    keeper.close()
