@@ -26,7 +26,7 @@ from typing import Any
 import aiohttp
 
 from bench.measure import Benchmark, Result, Settings, distribution, duration, mebibytes, ratio, seconds, table
-from bench.server import _Ws
+from bench.server import COMMANDS, Ws, play_for
 from protocol import messages as m
 from server.engine.snapshot import capture
 from server.host import Host
@@ -37,7 +37,6 @@ BIG_WORLD = "lost_one"
 """The one long instance: the plaza, where four people act every turn besides the visitor (5 events a turn)."""
 SMALL_WORLD = "cloak_plus"
 """The many small instances."""
-COMMANDS = ("look", "wander", "x sky", "listen", "i", "smile", "jump", "n", "s", "e", "w")
 """Lost One's, as bench/server.py's players type them (not "wait": it ends the story)."""
 SMALL_COMMANDS = ("x mime", "i", "w", "take bottle", "fill bottle", "e", "look", "jump", "listen", "n")
 SMALL_TURNS = 10
@@ -250,7 +249,7 @@ def instances(settings: Settings) -> Result:
 async def _one_player(base: str, count: int) -> Result:
     rng = random.Random("durable")
     async with aiohttp.ClientSession() as http, http.ws_connect(base.replace("http", "ws") + "/ws") as ws_socket:
-        ws = _Ws(ws_socket)
+        ws = Ws(ws_socket)
         instance = (await ws.call("create", world=BIG_WORLD, seed=1))["instance"]
         await ws.call("join", instance=instance)
         await ws.call("command", text="look")  # the English lexicons load on the first telling: not timed
@@ -270,23 +269,12 @@ async def _players(base: str, players: int, duration_s: float) -> Result:
         made: list[str] = []
         for index in range(players):
             # One visitor to an instance: Lost One's dynamic spin has whoever plays command the visitor.
-            ws = _Ws(await http.ws_connect(base.replace("http", "ws") + "/ws"))
+            ws = Ws(await http.ws_connect(base.replace("http", "ws") + "/ws"))
             made.append((await ws.call("create", world=BIG_WORLD, seed=index))["instance"])
             await ws.call("join", instance=made[-1], actor="@visitor")
             await ws.call("command", text="look")
             sockets.append(ws)
-        timings: list[float] = []
-        stop = time.monotonic() + duration_s
-
-        async def play(ws: _Ws, rng: random.Random) -> None:
-            while time.monotonic() < stop:
-                start = time.perf_counter()
-                await ws.call("command", text=rng.choice(COMMANDS))
-                timings.append(time.perf_counter() - start)
-
-        began = time.perf_counter()
-        await asyncio.gather(*(play(ws, random.Random(i)) for i, ws in enumerate(sockets)))
-        elapsed = time.perf_counter() - began
+        timings, elapsed = await play_for(sockets, duration_s)
         for ws in sockets:
             await ws.socket.close()
     return {"players": players, "commands": len(timings), "per_second": len(timings) / elapsed, **distribution(timings)}

@@ -69,7 +69,7 @@ def _cpu_and_memory(pid: int) -> tuple[float, int]:
     return cpu, rss
 
 
-class _Ws:
+class Ws:
     """A bare JSON-RPC WebSocket: send a request, wait for its answer, pass notifications by."""
 
     def __init__(self, socket: aiohttp.ClientWebSocketResponse) -> None:
@@ -113,7 +113,7 @@ async def _latency(base: str, count: int) -> Result:
             timings["http"].append(time.perf_counter() - start)
         instance = (await _http_call(http, base, "create", world=WORLD, seed=1))["instance"]
         async with http.ws_connect(base.replace("http", "ws") + "/ws") as socket:
-            ws = _Ws(socket)
+            ws = Ws(socket)
             await ws.call("join", instance=instance)
             for _ in range(count):
                 start = time.perf_counter()
@@ -134,25 +134,31 @@ async def _crowd(base: str, players: int, instances: int, seconds: float) -> Res
         sockets = []
         for index in range(players):
             socket = await http.ws_connect(base.replace("http", "ws") + "/ws")
-            ws = _Ws(socket)
+            ws = Ws(socket)
             instance = made[index % instances]
             await ws.call("join", instance=instance, actor=PEOPLE[(index // instances) % len(PEOPLE)])
             sockets.append(ws)
-        timings: list[float] = []
-        stop = time.monotonic() + seconds
-
-        async def play(ws: _Ws, rng: random.Random) -> None:
-            while time.monotonic() < stop:
-                start = time.perf_counter()
-                await ws.call("command", text=rng.choice(COMMANDS))
-                timings.append(time.perf_counter() - start)
-
-        began = time.perf_counter()
-        await asyncio.gather(*(play(ws, random.Random(i)) for i, ws in enumerate(sockets)))
-        elapsed = time.perf_counter() - began
+        timings, elapsed = await play_for(sockets, seconds)
         for ws in sockets:
             await ws.socket.close()
     return {"commands": len(timings), "seconds": elapsed, "per_second": len(timings) / elapsed, **distribution(timings)}
+
+
+async def play_for(sockets: list[Ws], seconds: float) -> tuple[list[float], float]:
+    """Every socket's player sends commands as fast as they are answered for `seconds`: each command's time,
+    and how long it all took."""
+    timings: list[float] = []
+    stop = time.monotonic() + seconds
+
+    async def play(ws: Ws, rng: random.Random) -> None:
+        while time.monotonic() < stop:
+            start = time.perf_counter()
+            await ws.call("command", text=rng.choice(COMMANDS))
+            timings.append(time.perf_counter() - start)
+
+    began = time.perf_counter()
+    await asyncio.gather(*(play(ws, random.Random(i)) for i, ws in enumerate(sockets)))
+    return timings, time.perf_counter() - began
 
 
 def crowd(settings: Settings) -> Result:
