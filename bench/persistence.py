@@ -37,7 +37,6 @@ BIG_WORLD = "lost_one"
 """The one long instance: the plaza, where four people act every turn besides the visitor (5 events a turn)."""
 SMALL_WORLD = "cloak_plus"
 """The many small instances."""
-"""Lost One's, as bench/server.py's players type them (not "wait": it ends the story)."""
 SMALL_COMMANDS = ("x mime", "i", "w", "take bottle", "fill bottle", "e", "look", "jump", "listen", "n")
 SMALL_TURNS = 10
 
