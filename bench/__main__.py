@@ -1,4 +1,4 @@
-"""Run the benchmarks: `python -m bench [NAME ...] [--json FILE] [--sizes 1000,10000] [--tellings N]`.
+"""Run the benchmarks: `python -m bench [NAME ...] [--json FILE] [--sizes 1000,10000] [--players N] ...`.
 
 A NAME picks a module's benchmarks (`telling`) or one benchmark (`telling.robbery`, or just `robbery`).
 Results are printed as tables; `--json FILE` also writes them, with the machine they were measured on.
@@ -62,6 +62,32 @@ def _sizes(text: str) -> tuple[int, ...]:
     return sizes
 
 
+NUMBERS = {
+    "tellings": "tellings of the robbery per spin set",
+    "repeats": "runs of each scaling measure; the fastest counts",
+    "commands": "commands in the random play session",
+    "requests": "commands each transport's latency is measured over (server.latency)",
+    "players": "WebSocket players in the crowd (server.crowd)",
+    "instances": "instances the crowd is spread over",
+    "seconds": "how long the crowd plays",
+    "restart_turns": "turns of the long instance whose restart is timed (persistence.restart)",
+    "restart_instances": "small instances restarted at once (persistence.instances)",
+    "durable_players": "players, one to an instance, in memory and durable (persistence.durable)",
+    "durable_seconds": "how long they play, each way",
+}
+"""Every numeric setting has a flag (`restart_turns` is `--restart-turns`); the default comes from Settings."""
+
+
+def _positive(kind: type) -> object:
+    def convert(text: str) -> int | float:
+        value = kind(text)
+        if value <= 0:
+            raise argparse.ArgumentTypeError(f"must be positive, not {text}")
+        return value
+
+    return convert
+
+
 def parse(argv: Sequence[str]) -> argparse.Namespace:
     defaults = Settings()
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__.splitlines()[0])
@@ -74,54 +100,21 @@ def parse(argv: Sequence[str]) -> argparse.Namespace:
         metavar="N,N",
         help="synthetic story sizes in events (default 1000,10000)",
     )
-    parser.add_argument(
-        "--tellings",
-        type=int,
-        default=defaults.tellings,
-        metavar="N",
-        help="tellings of the robbery per spin set (default 1000)",
-    )
-    parser.add_argument(
-        "--commands",
-        type=int,
-        default=defaults.commands,
-        metavar="N",
-        help="commands in the random play session (default 2000)",
-    )
-    parser.add_argument(
-        "--repeats",
-        type=int,
-        default=defaults.repeats,
-        metavar="N",
-        help="runs of each scaling measure; the fastest counts (default 5)",
-    )
-    parser.add_argument(
-        "--restart-turns",
-        type=int,
-        default=defaults.restart_turns,
-        metavar="N",
-        help="turns of the long instance whose restart is timed (default 10000)",
-    )
-    parser.add_argument(
-        "--restart-instances",
-        type=int,
-        default=defaults.restart_instances,
-        metavar="N",
-        help="small instances restarted at once (default 1000)",
-    )
+    for field, meaning in NUMBERS.items():
+        default = getattr(defaults, field)
+        parser.add_argument(
+            "--" + field.replace("_", "-"),
+            type=_positive(type(default)),
+            default=default,
+            metavar="S" if isinstance(default, float) else "N",
+            help=f"{meaning}; default {default:g}",
+        )
     return parser.parse_args(argv)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     options = parse(sys.argv[1:] if argv is None else argv)
-    settings = Settings(
-        sizes=options.sizes,
-        tellings=max(1, options.tellings),
-        repeats=max(1, options.repeats),
-        commands=max(1, options.commands),
-        restart_turns=max(1, options.restart_turns),
-        restart_instances=max(1, options.restart_instances),
-    )
+    settings = Settings(sizes=options.sizes, **{field: getattr(options, field) for field in NUMBERS})
     benches = chosen(options.names)
     about = machine()
     print(f"curveship benchmarks — {about['date']}, Python {about['python']}, {about['cpus']} CPUs, {about['system']}")
@@ -136,7 +129,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if options.json is not None:
         document = {
             "machine": about,
-            "settings": {"sizes": list(settings.sizes), "tellings": settings.tellings, "repeats": settings.repeats},
+            "settings": {"sizes": list(settings.sizes), **{field: getattr(settings, field) for field in NUMBERS}},
             "results": results,
         }
         options.json.write_text(json.dumps(document, indent=2) + "\n", encoding="utf-8")

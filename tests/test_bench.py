@@ -2,6 +2,7 @@
 
 No timing is asserted here: the numbers are for people to read (`make bench`), not for tests to judge."""
 
+import dataclasses
 import json
 import math
 from collections import Counter
@@ -160,6 +161,17 @@ def test_command_prints_tables_and_writes_json(tmp_path, capsys):
     document = json.loads(out.read_text())
     assert document["machine"]["cpus"]
     assert document["results"]["telling.robbery"]["default"]["count"] == 3
+    assert document["settings"]["tellings"] == 3
+
+
+def test_every_numeric_setting_has_a_flag_and_nonsense_is_refused(capsys):
+    options = cli.parse(["--players", "7", "--seconds", "2.5", "--restart-turns", "30"])
+    settings = Settings(sizes=options.sizes, **{field: getattr(options, field) for field in cli.NUMBERS})
+    assert (settings.players, settings.seconds, settings.restart_turns) == (7, 2.5, 30)
+    assert {field.name for field in dataclasses.fields(Settings)} - {"sizes"} == set(cli.NUMBERS)
+    with pytest.raises(SystemExit):
+        cli.parse(["--players", "0"])
+    assert "must be positive" in capsys.readouterr().err
 
 
 def test_play_benchmarks_win_every_walkthrough_and_survive_a_random_session():
