@@ -3,7 +3,6 @@ perceived of the others' turns; who comes and goes; the ending; and what each ma
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -11,9 +10,6 @@ import pytest
 from tests.server.conftest import Http, Server, Socket, world_path
 
 pytestmark = pytest.mark.asyncio
-
-BANK = (Path(__file__).resolve().parents[2] / "worlds" / "bank.py").is_file()
-needs_bank = pytest.mark.skipif(not BANK, reason="worlds/bank.py (the robbery, played by three) is not written yet")
 
 
 def assert_narration(params: dict[str, Any], instance: str, turn: int) -> None:
@@ -109,7 +105,6 @@ async def test_turns_of_several_players_are_counted_once(server: Server) -> None
 # -- the bank robbery, played by three -------------------------------------------------------------------------
 
 
-@needs_bank
 async def test_each_bank_player_opens_where_their_actor_is(server: Server) -> None:
     instance = (await Http(server).ok("create", world="bank", seed=1))["instance"]
     rooms = {"@robber": "Street", "@teller": "Vestibule", "@guard": "Guard post"}
@@ -121,7 +116,6 @@ async def test_each_bank_player_opens_where_their_actor_is(server: Server) -> No
         await Http(server).fail(-32004, "join", instance=instance, actor=actor)
 
 
-@needs_bank
 async def test_two_players_rob_the_bank_together(server: Server) -> None:
     instance = (await Http(server).ok("create", world="bank", seed=1))["instance"]
     robber = await seat(server, instance, "@robber", "Robber")
@@ -154,7 +148,6 @@ async def test_two_players_rob_the_bank_together(server: Server) -> None:
     assert "fake money" in (await teller.ok("narrate"))["text"]
 
 
-@needs_bank
 async def test_three_players_in_the_bank_each_perceive_their_own(server: Server) -> None:
     instance = (await Http(server).ok("create", world="bank", seed=1))["instance"]
     robber = await seat(server, instance, "@robber", "Robber")
@@ -200,7 +193,6 @@ async def test_three_players_in_the_bank_each_perceive_their_own(server: Server)
     assert listed[instance]["ended"] and len(listed[instance]["players"]) == 3
 
 
-@needs_bank
 async def test_permissions_among_the_bank_players(server: Server) -> None:
     instance = (await Http(server).ok("create", world="bank", seed=1))["instance"]
     robber = await seat(server, instance, "@robber", "Robber")
