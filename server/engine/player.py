@@ -145,7 +145,7 @@ class Player:
             return _said(turn.message, self.discourse)
         self._told_before.append(before)
         telling = self.told(replace(self.spin, window="turn"))
-        self._dynamic_spin()
+        self.apply_dynamic_spin()
         if on_turn is not None:
             on_turn(turn)
         return telling
@@ -158,7 +158,8 @@ class Player:
         telling = self.told(replace(self.spin, window="turn"))
         return telling if telling.blocks else None
 
-    def _dynamic_spin(self) -> None:
+    def apply_dynamic_spin(self) -> None:
+        """Let the world's dynamic-spin hook change this player's spin after a turn (when the spin allows it)."""
         hook = self.story.definition.dynamic_spin
         if hook is None or not self.spin.dynamic:
             return
