@@ -132,7 +132,7 @@ class Store:
         self.path = directory / "curveship.sqlite"
         try:
             directory.mkdir(parents=True, exist_ok=True)
-            self._lock = _locked(directory / "curveship.lock", self.path)
+            self._lock: int | None = _locked(directory / "curveship.lock", self.path)
         except OSError as error:
             raise StoreError(f"{self.path}: cannot be opened ({error.strerror or error})") from None
         try:
@@ -154,6 +154,24 @@ class Store:
             if isinstance(error, OSError):
                 raise StoreError(f"{self.path}: cannot be opened ({error.strerror or error})") from None
             raise
+
+    @classmethod
+    def reader(cls, directory: Path) -> Store:
+        """The store in `directory` opened only to be read (`curveship export`): no lock, so a server may be
+        running on it; a file missing, not ours or of another schema is a StoreError, and nothing is written."""
+        store = cls.__new__(cls)
+        store.path = directory / "curveship.sqlite"
+        store._lock = None
+        if not store.path.is_file():
+            raise StoreError(f"{directory}: no Curveship data here (no {store.path.name})")
+        try:
+            version = store._check_ours()
+        except sqlite3.DatabaseError as error:
+            raise StoreError(f"{store.path}: not a usable Curveship database ({error}); it was left as it is") from None
+        if version != SCHEMA:
+            raise StoreError(f"{store.path} has schema {version}; a server of this version brings it up to date")
+        store.db = sqlite3.connect(f"{store.path.resolve().as_uri()}?mode=ro", uri=True)
+        return store
 
     def _create(self) -> None:
         """A new file with the whole schema, built aside and renamed into place: there is one or there is none."""
@@ -212,7 +230,8 @@ class Store:
 
     def close(self) -> None:
         self.db.close()
-        os.close(self._lock)
+        if self._lock is not None:
+            os.close(self._lock)
 
     @contextmanager
     def _transaction(self) -> Iterator[None]:
@@ -268,6 +287,9 @@ class Store:
                 "INSERT INTO instances (id, world, fingerprint, seed, spin, created) VALUES (?, ?, ?, ?, ?, ?)",
                 (instance.id, instance.world, instance.fingerprint, instance.seed, _pack(instance.spin), time.time()),
             )
+
+    def instance(self, id: str) -> StoredInstance | None:
+        return next((stored for stored in self.instances() if stored.id == id), None)
 
     def instances(self) -> list[StoredInstance]:
         rows = self.db.execute(

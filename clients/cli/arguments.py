@@ -1,4 +1,4 @@
-"""The `curveship` command line's words: tell, play and serve, their arguments and options."""
+"""The `curveship` command line's words: tell, play, serve and export, their arguments and options."""
 
 from __future__ import annotations
 
@@ -64,6 +64,19 @@ def parser() -> argparse.ArgumentParser:
         "--author", action="store_true", help="connections from this machine act as authors (no token needed)"
     )
     serve.set_defaults(command="serve")
+
+    export = commands.add_parser(
+        "export",
+        help="write a kept instance's transcript (commands and tellings) as text or JSON",
+        description="Read an instance from a server's data directory (a server may be running on it: nothing is "
+        "written) and write the story as it stands: each player's opening, then every command given, with "
+        "its reply told through the actor that gave it. Undone turns are not part of it.",
+    )
+    export.add_argument("instance", metavar="INSTANCE", help="the instance's id (as `create` and `instances` give it)")
+    export.add_argument("--data", metavar="DIR", required=True, help="the data directory the server keeps")
+    export.add_argument("--format", choices=("text", "json"), default="text", help="text (default) or JSON")
+    export.add_argument("--output", "-o", metavar="FILE", help="write to FILE (default: standard output)")
+    export.set_defaults(command="export")
     return made
 
 

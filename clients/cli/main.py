@@ -1,4 +1,4 @@
-"""The `curveship` command: read the command line, run tell, play or serve, and turn failures into exit statuses."""
+"""The `curveship` command: read the command line, run one of its commands, and turn failures into exit statuses."""
 
 from __future__ import annotations
 
@@ -53,6 +53,10 @@ def _runner(args: argparse.Namespace) -> Callable[[argparse.Namespace], int]:
         from clients.cli.serve import run_serve
 
         return run_serve
+    if args.command == "export":
+        from clients.cli.export import run_export
+
+        return run_export
     if args.command == "play":
         from clients.cli.play import run_play
 

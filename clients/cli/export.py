@@ -1,0 +1,87 @@
+"""`curveship export`: a kept instance's transcript, commands and tellings, as text or JSON, read from --data."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+import msgspec
+
+from server.catalog import load_world, world_source
+from server.engine.errors import EngineError
+from server.engine.spin import Spin
+from server.engine.story import Logged
+from server.engine.transcript import Page, transcript
+from server.store import Store, StoredInstance, StoreError, fingerprint
+
+
+def run_export(args: argparse.Namespace) -> int:
+    stored, log = _read(Path(args.data), args.instance)
+    if fingerprint(world_source(stored.world)) != stored.fingerprint:
+        raise EngineError(
+            f"world {stored.world!r} has changed since instance {stored.id} was made; it cannot be retold"
+        )
+    definition = load_world(stored.world)
+    pages = list(transcript(definition, stored.seed, msgspec.convert(stored.spin, Spin), log))
+    written = (
+        as_json(stored, definition.title, pages) if args.format == "json" else as_text(stored, definition.title, pages)
+    )
+    if args.output:
+        Path(args.output).write_text(written, encoding="utf-8")
+    else:
+        sys.stdout.write(written)
+    return 0
+
+
+def _read(data: Path, instance: str) -> tuple[StoredInstance, list[Logged]]:
+    try:
+        store = Store.reader(data)
+    except StoreError as error:
+        raise EngineError(str(error)) from None
+    try:
+        with store.reading():
+            stored = store.instance(instance)
+            if stored is None:
+                known = ", ".join(kept.id for kept in store.instances()) or "none"
+                raise EngineError(f"no instance {instance!r} in {data}; instances: {known}")
+            return stored, [Logged(*entry) for entry in store.log(instance)]  # type: ignore[arg-type]
+    except StoreError as error:
+        raise EngineError(str(error)) from None
+    finally:
+        store.close()
+
+
+def as_text(stored: StoredInstance, title: str, pages: list[Page]) -> str:
+    """A transcript to read: a header, then each opening and each `> command` with its reply."""
+    actors = {page.actor for page in pages}
+    lines = [f"Transcript of instance {stored.id} ({stored.world}, seed {stored.seed}), turn {stored.turn}"]
+    for page in pages:
+        who = f"{page.actor} " if len(actors) > 1 else ""
+        lines.append(f"[{who}opening]" if not page.command else f"> {who}{page.command}")
+        lines.append(page.telling.text)
+    return "\n\n".join(lines) + "\n"
+
+
+def as_json(stored: StoredInstance, title: str, pages: list[Page]) -> str:
+    """The same as data: the instance, then each page with its turn, actor, command, text and blocks."""
+    document = {
+        "instance": stored.id,
+        "world": stored.world,
+        "title": title,
+        "seed": stored.seed,
+        "turn": stored.turn,
+        "ended": stored.ended,
+        "pages": [
+            {
+                "turn": page.turn,
+                "actor": page.actor,
+                "command": page.command,
+                "text": page.telling.text,
+                "blocks": [{"kind": block.kind, "text": block.text} for block in page.telling.blocks],
+            }
+            for page in pages
+        ],
+    }
+    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
