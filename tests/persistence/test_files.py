@@ -97,6 +97,23 @@ def test_a_database_damaged_past_its_header_is_refused_and_left_as_it_is(tmp_pat
     assert _files(data) == before
 
 
+def test_one_damaged_index_page_is_found_at_start_up_not_at_the_first_write(tmp_path: Path) -> None:
+    """Damage a reading at start-up never touches (an index page, say) would let the server restore and serve,
+    then fail every write: it is found by checking every page before anything is restored."""
+    data = tmp_path / "data"
+    asyncio.run(_played(data))
+    path = database(data)
+    whole = bytearray(path.read_bytes())
+    pages = len(whole) // PAGE
+    assert pages > 3
+    damaged = 2 * PAGE  # the third page: past the header and the schema, one restoring does not need to read
+    whole[damaged : damaged + 3000] = random.Random(7).randbytes(3000)
+    path.write_bytes(bytes(whole))
+    before = _files(data)
+    _refused(data, "damaged")
+    assert _files(data) == before
+
+
 @pytest.mark.asyncio
 async def test_a_database_of_the_first_schema_is_migrated_and_its_instances_come_back(
     tmp_path: Path, servers: Any, http: Any
