@@ -60,7 +60,8 @@ class Spin(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True
     speed: Fraction = 0.5
     """How fast the telling moves (stages: select, compose): at 0.5 and below every event of salience 0.2 or
     more is told, with descriptions; faster spins skip less salient events (at 1.0 only those above 0.75)
-    and leave out descriptions."""
+    and, from 0.75, the descriptions that come with arriving. What the commanded actor does on command (done,
+    failed or refused) is told at any speed, and so is a look it was told to take."""
 
     frequency: Frequency = "singulative"
     """`singulative`: each event told once. `iterative`: a run of identical events told once, "The burly guard

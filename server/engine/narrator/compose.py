@@ -8,11 +8,12 @@ from server.engine.actions.action import FULLY_TOLD, Event, SenseAction
 from server.engine.english import times
 from server.engine.english.words import direction_name, list_separators
 from server.engine.narrator.draft import Draft, Told
+from server.engine.narrator.select import root_cause
 from server.engine.narrator.templates import Ref, Text, Token, infinitive, parse
 from server.engine.world.items import ROOT, Door, Item, Room
 
 DESCRIBE_BELOW_SPEED = 0.75
-"""Spins slower than this describe what a look shows; faster ones only list it."""
+"""Spins slower than this describe what a look shows; faster ones only list it, unless the look was asked for."""
 
 TOO_DARK = "it [be/v] too dark to see"
 """A look around a dark room: nothing in it is told, not even what the room looks like."""
@@ -114,7 +115,7 @@ def _describe(event: Event, draft: Draft) -> tuple[list[tuple[Token, ...]], str]
     if looked is None:
         return [], ""
     concept = draft.concept
-    full = draft.spin.speed < DESCRIBE_BELOW_SPEED or event.action.salience > FULLY_TOLD
+    full = draft.spin.speed < DESCRIBE_BELOW_SPEED or event.action.salience > FULLY_TOLD or _asked_for(event, draft)
     templates: list[tuple[Token, ...]] = []
     is_room = isinstance(items[looked], Room)
     heading = _heading(items[looked]) if is_room and draft.spin.room_headings else ""
@@ -161,6 +162,16 @@ def _describe(event: Event, draft: Draft) -> tuple[list[tuple[Token, ...]], str]
     if is_room and draft.spin.known_directions:
         templates.extend(_directions(looked, draft))
     return templates, heading
+
+
+def _asked_for(event: Event, draft: Draft) -> bool:
+    """A look the commanded actor was told to take ("look", "examine the hook"), not one that came with arriving:
+    what it shows is the whole answer, so even a fast spin describes it."""
+    return (
+        event.action.agent == draft.spin.commanded
+        and root_cause(draft.record.events, event.id) == "command"
+        and not event.action.data.get("arriving", False)
+    )
 
 
 def _joins(item: Item, room: str) -> bool:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from bisect import bisect_left
+from collections.abc import Sequence
 from dataclasses import replace
 
 from server.engine.actions.action import NEVER_TOLD, Event
@@ -20,21 +21,45 @@ def run(draft: Draft) -> Draft:
     # Event numbers and turns only grow, so the window's first event is found by bisection: telling the last
     # turn costs the same on turn 10,000 as on turn 10.
     start = bisect_left(perceived, first_turn, key=lambda number: events[number].turn)
+    answering = _answering(events, spin.commanded, perceived[start:])
     told = tuple(
         Told(event=event)
         for event in (events[number] for number in perceived[start:])
-        if event.id not in elided and _salient(event, threshold)
+        if event.id not in elided and _salient(event, threshold, event.id in answering)
     )
     return replace(draft, told=told)
 
 
-def _salient(event: Event, threshold: float) -> bool:
-    # A failure is news to whoever tried: it is told however fast the telling — unless the action was never
-    # to be told at all (a world's silent bookkeeping).
+def _salient(event: Event, threshold: float, answers: bool) -> bool:
+    """Whether an event is told at this speed. Nothing is told whose action was never to be told at all (a
+    world's silent bookkeeping). What `answers` a command is told however fast the telling, so a fast spin never
+    answers a command with silence; speed trims the rest. A failure counts as salience 0.5 at least."""
     salience = event.action.salience
     if salience < NEVER_TOLD:
         return False
+    if answers:
+        return True
     return (salience if event.done else max(salience, 0.5)) >= threshold
+
+
+def _answering(events: Sequence[Event], commanded: str | None, numbers: Sequence[int]) -> frozenset[int]:
+    """Of the events numbered, those that answer a command: the commanded actor's own, done, failed or refused,
+    when they came of its command (directly, or entailed by or in reaction to what did: arriving, looking
+    around), and not of a script or the timeline."""
+    if commanded is None:
+        return frozenset()
+    return frozenset(n for n in numbers if events[n].action.agent == commanded and root_cause(events, n) == "command")
+
+
+def root_cause(events: Sequence[Event], number: int) -> str:
+    """What set an event going, followed back through what entailed it or what it reacted to: "command",
+    "script", "timeline"…"""
+    cause = events[number].cause
+    while True:
+        _, _, origin = cause.rpartition(" ")
+        if not cause.startswith(("entailed by ", "reaction to ")) or not origin.isdigit():
+            return cause
+        cause = events[int(origin)].cause
 
 
 def salience_threshold(speed: float) -> float:
