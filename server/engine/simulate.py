@@ -8,7 +8,8 @@ One tick, in order:
 3. If it can happen: reactions are asked for (against the world as it was), the change is made, and
    what it entails follows; entailments, then reactions, go to the *front* of the queue.
 4. It becomes an event, whatever its outcome; every actor who perceived it (the agent, and whoever saw
-   the agent or the direct object before or after) records it and what it saw in its concept.
+   the agent, or the direct object if the action moved, changed or touched it, before or after) records it
+   and what it saw in its concept. Being looked at, or waved at, by someone unseen is not perceived at all.
 5. Repeat until the queue is empty. An event whose action is `final` ends the story, and the tick.
 """
 
@@ -20,7 +21,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from server.engine.actions.action import Action, Configure, Event, Modify, Outcome, SenseAction
+from server.engine.actions.action import Action, Configure, Event, Modify, Outcome, SenseAction, felt_by_direct
 from server.engine.actions.preconditions import failure, prevention, refusal
 from server.engine.actions.records import event_data, event_from
 from server.engine.concepts import BEFORE_ANY_EVENT, Concept, export_concept, load_concept
@@ -168,7 +169,7 @@ class Simulation:
         event_id = len(self.events)
         room = world.room_of(action.agent)
         parent = world.parent(action.direct) if action.direct is not None and action.direct in world.items else None
-        before = self._onlookers(action)
+        before = self._onlookers(action, agent_only=not felt_by_direct(action))
         surroundings = {actor: self._surroundings(actor) for actor in self.concepts}
 
         reason = refusal(action, world, self.definition.refusals)
@@ -193,7 +194,7 @@ class Simulation:
         if reason is not None:
             # Nothing happened to the direct object: only someone who saw the agent saw the attempt.
             before = self._onlookers(action, agent_only=True)
-        after = self._onlookers(action, agent_only=reason is not None)
+        after = self._onlookers(action, agent_only=reason is not None or not felt_by_direct(action))
         if action.witnessed in ("arrival", "newcomers"):
             # New to the scene: seen now by those who did not see the departure that brought it about.
             already = origin.perceivers if origin is not None else before

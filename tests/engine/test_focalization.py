@@ -17,13 +17,16 @@ from tests.helpers import sentences, tell
 # -- the robbery through each of its actors -----------------------------------------------------------------------
 
 
-def test_an_unknown_actor_is_something_and_is_introduced_only_when_first_seen():
+def test_being_watched_by_someone_unseen_is_not_perceived_and_the_watcher_is_introduced_when_first_seen():
     told = sentences(tell("robbery"))
-    # The robber is seen by the guard through the one-way mirror before he ever sees the guard.
-    assert "Something sees the twitchy man." in told
+    # The guard watches the robber through the one-way mirror: the robber cannot see him, so knows nothing of it.
+    assert not any(" sees " in s or s.startswith("Something") for s in told)
     assert "A burly guard enters the lobby." in told
-    assert told.index("Something sees the twitchy man.") < told.index("A burly guard enters the lobby.")
-    assert "Something" not in " ".join(told[told.index("A burly guard enters the lobby.") :])
+    assert told.index("The bank teller laughs.") < told.index("A burly guard enters the lobby.")
+
+
+def test_the_one_watching_tells_of_it():
+    assert "He sees a twitchy man." in sentences(tell("robbery", focalizer="@guard"))
 
 
 @pytest.mark.parametrize(
@@ -188,7 +191,8 @@ def test_ellipsis_can_begin_the_story_in_the_middle():
     told = sentences(tell("robbery", focalizer="@teller", ellipsis="0-9"))
     # The twitchy man and the teller are named afresh: nothing before was told.
     assert told[0] == "The bank teller laughs."
-    assert told[1] == "Something sees a twitchy man."
+    assert told[1] == "A burly guard enters the lobby."
+    assert told[3] == "A twitchy man turns to the burly guard."
 
 
 def test_speed_drops_low_salience_events():

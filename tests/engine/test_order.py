@@ -95,29 +95,29 @@ def test_analepsis_begins_in_the_middle_flashes_back_then_returns():
 
 def test_the_flashback_is_pluperfect_with_a_lead_and_the_return_has_its_own():
     opening, flashback, rest = paragraphs(tell("robbery", "flashback", focalizer="@teller"))
-    assert opening == "Something saw a twitchy man."
+    assert opening == "A burly guard entered the lobby."
     assert flashback.startswith("Earlier, the bank teller had read some deposit slips. She had counted")
     assert all(" had " in s for s in sentences(flashback))
-    assert rest.startswith("Then, a burly guard entered the lobby. The bank teller put some fake money in a black bag.")
+    assert rest.startswith("Then, the bank teller put some fake money in a black bag.")
     assert not any(" had " in s for s in sentences(rest))
 
 
 def test_the_flashback_never_recalls_the_event_just_told():
-    _opening, flashback, _rest = paragraphs(tell("robbery", "flashback", focalizer="@teller"))
-    assert "saw" not in flashback and "seen" not in flashback
+    opening, flashback, _rest = paragraphs(tell("robbery", "flashback", focalizer="@teller"))
+    assert "guard" in opening and "guard" not in flashback
 
 
 def test_analepsis_in_the_present_recalls_in_the_past_and_returns_with_now():
     opening, flashback, rest = paragraphs(tell("robbery", order="analepsis", focalizer="@teller"))
-    assert opening == "Something sees a twitchy man."
+    assert opening == "A burly guard enters the lobby."
     assert flashback.startswith("Earlier, the bank teller read some deposit slips.")
-    assert rest.startswith("Now, a burly guard enters the lobby.")
+    assert rest.startswith("Now, the bank teller puts some fake money in a black bag.")
 
 
 def test_analepsis_of_a_prophecy_is_future_perfect():
     _opening, flashback, rest = paragraphs(tell("robbery", order="analepsis", time="before", focalizer="@teller"))
     assert flashback.startswith("Earlier, the bank teller will have read some deposit slips.")
-    assert rest.startswith("Then, a burly guard will enter the lobby.")
+    assert rest.startswith("Then, the bank teller will put some fake money in a black bag.")
 
 
 def test_analepsis_of_too_short_a_story_is_a_chronicle():
@@ -129,12 +129,11 @@ def test_analepsis_of_too_short_a_story_is_a_chronicle():
 
 
 def test_syllepsis_by_place_gives_each_place_a_paragraph():
-    vestibule, lobby, unplaced = paragraphs(tell("robbery", order="syllepsis", focalizer="@teller"))
+    vestibule, lobby = paragraphs(tell("robbery", order="syllepsis", focalizer="@teller"))
     assert vestibule.startswith("In the vestibule, the bank teller reads some deposit slips. She counts")
     assert vestibule.endswith("She cries.")
     assert "lobby" not in vestibule
-    # The teller never saw the guard post: what happened there is told apart, with no place named.
-    assert unplaced == "Something sees the twitchy man."
+    assert lobby.startswith("The twitchy man enters the lobby.")
     assert "vestibule" not in lobby
 
 

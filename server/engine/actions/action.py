@@ -153,6 +153,18 @@ class SenseAction(Action):
     description: bool = False
 
 
+def felt_by_direct(action: Action) -> bool:
+    """Whether the action does something to its direct object that can be perceived there without seeing
+    the agent: moving it or changing it, or a touch. Looking at something, listening to it, smelling it or a
+    gesture at it leaves it as it was, so only those who see the agent perceive it: no one notices being
+    looked at by someone they cannot see."""
+    if action.kind in ("configure", "modify"):
+        return True
+    if isinstance(action, SenseAction):
+        return action.modality in ("touch", "taste")
+    return bool(action.data.get("touching"))
+
+
 @dataclass(frozen=True, slots=True)
 class Event:
     """An action as it happened (or failed to): told later through whoever perceived it.

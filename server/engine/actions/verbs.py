@@ -283,9 +283,18 @@ def gesture(
     touching: bool = False,
 ) -> Behave:
     """press, push, shake, wave, kick, strike, show, free, wait, freeze…: the world's reactions give them effect.
-    A `touching` gesture needs its object within reach."""
-    checks = (REACHES,) if touching and item is not None else ()
-    return Behave(verb=verb, agent=agent, direct=item, template=template, salience=salience, checks=checks)
+    A `touching` gesture needs its object within reach, and is felt by it: someone who cannot see the one
+    doing it perceives it through the thing touched (a gesture at something is seen only with its agent)."""
+    touches = touching and item is not None
+    return Behave(
+        verb=verb,
+        agent=agent,
+        direct=item,
+        template=template,
+        salience=salience,
+        checks=(REACHES,) if touches else (),
+        data={"touching": True} if touches else {},
+    )
 
 
 def say(agent: str, words: str) -> Behave:
