@@ -6,6 +6,7 @@ import argparse
 import asyncio
 import contextlib
 import logging
+import os
 import secrets
 import signal
 import sys
@@ -15,6 +16,30 @@ from clients.cli.hosting import hosted
 from server.app import Config
 from server.store import StoreError
 
+TOKEN_FILE = "author-token"
+
+
+def author_token(data: Path | None) -> str:
+    """$CURVESHIP_AUTHOR_TOKEN if set; else, with a data directory, the token kept there (made on the first
+    start, readable by its owner alone), so authors' scripts and sessions keep working across restarts; else a
+    new one each start."""
+    given = os.environ.get("CURVESHIP_AUTHOR_TOKEN", "").strip()
+    if given:
+        return given
+    if data is None:
+        return secrets.token_urlsafe(24)
+    path = data / TOKEN_FILE
+    if path.is_file():
+        kept = path.read_text(encoding="utf-8").strip()
+        if kept:
+            return kept
+    data.mkdir(parents=True, exist_ok=True)
+    token = secrets.token_urlsafe(24)
+    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(descriptor, "w", encoding="utf-8") as file:
+        file.write(token + "\n")
+    return token
+
 
 def run_serve(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
@@ -22,8 +47,15 @@ def run_serve(args: argparse.Namespace) -> int:
 
 
 async def _serve(args: argparse.Namespace) -> int:
-    token = secrets.token_urlsafe(24)
     data = Path(args.data) if args.data else None
+    if data is not None and data.exists() and not data.is_dir():
+        print(f"curveship: --data {data}: not a directory", file=sys.stderr)
+        return 1
+    try:
+        token = author_token(data)
+    except OSError as error:
+        print(f"curveship: {data}: cannot keep the author token there ({error.strerror or error})", file=sys.stderr)
+        return 1
     config = Config(author_token=token, author_on_loopback=args.author, data=data)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -34,6 +66,8 @@ async def _serve(args: argparse.Namespace) -> int:
         async with hosted(config, args.host, args.port) as url:
             print(f"listening on {url} (JSON-RPC: POST {url}/rpc, WebSocket {url}/ws)")
             print(f"author token: {token}")
+            if data is not None and "CURVESHIP_AUTHOR_TOKEN" not in os.environ:
+                print(f"(kept in {data / TOKEN_FILE}: the same at every start)")
             if args.author:
                 print("connections from this machine act as authors (--author)")
             if data is None:
