@@ -11,7 +11,7 @@ from server.engine.english.nouns import (
     times,
 )
 from server.engine.english.pronouns import Case, Gender, agrees_plural, pronoun
-from server.engine.english.text import capitalize_first, join_sentences, sentence
+from server.engine.english.text import capitalize_first, join_sentences, punctuate, sentence
 from server.engine.english.verbs import Tense, VerbForm, base_form, gerund, participle, verb_phrase
 
 __all__ = [
@@ -33,6 +33,7 @@ __all__ = [
     "plural",
     "possessive",
     "pronoun",
+    "punctuate",
     "sentence",
     "times",
     "verb_phrase",

@@ -21,14 +21,18 @@ def capitalize_first(s: str) -> str:
     return s
 
 
-def sentence(s: str) -> str:
-    """A sentence: trimmed, capitalized, and a full stop unless it ends in . ! ? (perhaps inside a quote)."""
-    text = capitalize_first(s.strip())
-    if not text:
-        return ""
-    if text.rstrip(_CLOSERS).endswith(_TERMINALS):
+def punctuate(s: str) -> str:
+    """A sentence's words with its stop: trimmed, and a full stop unless it ends in . ! ? (perhaps inside a
+    quote). Its first letter is left as it is, so words may still be put before it ("um, the teller laughs.")."""
+    text = s.strip()
+    if not text or text.rstrip(_CLOSERS).endswith(_TERMINALS):
         return text
     return f"{text}."
+
+
+def sentence(s: str) -> str:
+    """A sentence: trimmed, capitalized, and a full stop unless it ends in . ! ? (perhaps inside a quote)."""
+    return capitalize_first(punctuate(s))
 
 
 def join_sentences(sentences: Iterable[str]) -> str:

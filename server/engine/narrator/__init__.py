@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from server.engine.english import VerbForm
+from server.engine.english import VerbForm, sentence
 from server.engine.narrator import (
     compose,
     filters,
@@ -114,4 +114,4 @@ def render(
         roles={"agent": focalizer, "*": focalizer}, moment=moment, form=form, present=speech == "present"
     )
     said = realize.realize(parse(template), scene, realize.reference_for(draft))
-    return said.replace(NAME_SPACE, " ")
+    return sentence(said).replace(NAME_SPACE, " ")

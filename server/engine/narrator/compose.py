@@ -8,6 +8,7 @@ from server.engine.actions.action import FULLY_TOLD, Event, SenseAction
 from server.engine.english import times
 from server.engine.english.words import direction_name, list_separators
 from server.engine.narrator.draft import Draft, Told
+from server.engine.narrator.reference import protect
 from server.engine.narrator.select import root_cause
 from server.engine.narrator.templates import Ref, Text, Token, infinitive, parse
 from server.engine.world.items import ROOT, Door, Item, Room
@@ -44,7 +45,9 @@ def _compose(item: Told, draft: Draft) -> Told:
         else:
             # "…unable to open the box because it is locked twice" would count the lock: the count leads.
             counted = f"{times(item.count)},"
-    opening = " ".join(part for part in (item.lead, f"{item.time_word}," if item.time_word else "", counted) if part)
+    # A time word is said as one ("after that"), so its words are joined: no filter puts an "er" inside it.
+    said = f"{protect(item.time_word)}," if item.time_word else ""
+    opening = " ".join(part for part in (item.lead, said, counted) if part)
     if opening and templates:
         templates[0] = (*parse(opening), Text(" "), *templates[0])
     return replace(item, templates=tuple(templates), heading=heading)

@@ -1,9 +1,11 @@
-"""Stage: gather the realized sentences into headings and paragraphs (a new one at each heading or segment)."""
+"""Stage: gather the realized sentences into headings and paragraphs (a new one at each heading or segment), each
+sentence capitalized now that the sentence filters have put before it whatever they put."""
 
 from __future__ import annotations
 
 from dataclasses import replace
 
+from server.engine.english import sentence
 from server.engine.narrator.draft import Draft, Paragraph
 
 
@@ -24,7 +26,8 @@ def run(draft: Draft) -> Draft:
             segment = item.segment
         if item.heading:
             paragraphs.append(Paragraph("heading", (item.heading,), item.event.id))
-        told = list(item.sentences)
+        # Each is made a sentence only now, after the sentence filters: its capital goes on whatever came first.
+        told = [sentence(said) for said in item.sentences]
         if draft.spin.event_numbers and told:
             told[0] = f"[{item.event.id}] {told[0]}"
         if told and not sentences:

@@ -1,11 +1,15 @@
-"""Stage: realize each told event's templates as English sentences (person, number, tense, reference)."""
+"""Stage: realize each told event's templates as English sentences (person, number, tense, reference).
+
+A sentence leaves this stage with its first letter as realized — "the teller laughs.", "I laugh.", "Dora the
+Explorer laughs." — and is capitalized when the paragraphs are gathered. So a filter that puts words before it
+("um,", "it seems that") needs no guess at whether its first word is a name: a name is already capitalized."""
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
 
-from server.engine.english import VerbForm, base_form, capitalize_first, sentence, verb_phrase
+from server.engine.english import VerbForm, base_form, punctuate, verb_phrase
 from server.engine.english.pronouns import PRONOUN_WORDS
 from server.engine.english.words import (
     CLAUSE_OPENERS,
@@ -75,7 +79,7 @@ def scene_for(draft: Draft, item: Told) -> Scene:
 
 
 def realize(tokens: tuple[Token, ...], scene: Scene, reference: Reference) -> str:
-    """One template as one sentence."""
+    """One template as one sentence, with its stop, its first letter as realized (see the module's docstring)."""
     words: list[str] = []
     said: list[Token] = []
     clause = Clause()
@@ -129,7 +133,7 @@ def realize(tokens: tuple[Token, ...], scene: Scene, reference: Reference) -> st
         words.append(piece.upper() if capitals else piece)
         said.append(token)
     reference.end_sentence()
-    return sentence(_tidy("".join(words)))
+    return punctuate(_tidy("".join(words)))
 
 
 def _particle_after(pronoun: str, said: list[Token], words: list[str]) -> str:
@@ -266,4 +270,4 @@ _SPACE_BEFORE_PUNCT = re.compile(r"\s+([,.;:!?])")
 
 def _tidy(text: str) -> str:
     text = _SPACES.sub(" ", text.strip())
-    return capitalize_first(_SPACE_BEFORE_PUNCT.sub(r"\1", text))
+    return _SPACE_BEFORE_PUNCT.sub(r"\1", text)

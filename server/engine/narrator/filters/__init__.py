@@ -2,7 +2,9 @@
 
 Filters are functions in the engine, chosen by name, so a spin file can never run code. Each random choice
 comes from a generator seeded by the story's seed, the filter and the event, so a telling is reproducible
-and an event reads the same however much of the story is told around it."""
+and an event reads the same however much of the story is told around it. A template or sentence filter is
+also given the tense the spin tells the event in, and a sentence filter gets its sentence with the first letter
+as realized (it is capitalized after the filters), so nothing a filter adds has to be guessed from the words."""
 
 from __future__ import annotations
 
@@ -11,12 +13,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
+from server.engine.english import Tense
 from server.engine.narrator.draft import Draft, Paragraph
 from server.engine.narrator.filters import double_entry, hedges, hesitant, surprise, valley_girl
 from server.engine.narrator.templates import Token
+from server.engine.narrator.tense import speech_tense
 
-TemplateFilter = Callable[[tuple[Token, ...], random.Random], tuple[Token, ...]]
-SentenceFilter = Callable[[str, random.Random], str]
+TemplateFilter = Callable[[tuple[Token, ...], random.Random, Tense], tuple[Token, ...]]
+SentenceFilter = Callable[[str, random.Random, Tense], str]
 ParagraphFilter = Callable[[tuple[str, ...], random.Random], tuple[str, ...]]
 
 
@@ -58,10 +62,13 @@ def _each_told(draft: Draft, level: str, field: str) -> Draft:
         return draft
     told = []
     for item in draft.told:
+        # Each filter hears the tense the spin tells this event in (before an out-of-order event's shift):
+        # "it seemed that…" all through a telling after the events.
+        tense = speech_tense(draft.spin, item.event.id)
         changed = []
         for index, piece in enumerate(getattr(item, field)):
             for name, apply in active:
-                piece = apply(piece, _rng(name, draft.seed, item.event.id, index))
+                piece = apply(piece, _rng(name, draft.seed, item.event.id, index), tense)
             changed.append(piece)
         updated: dict[str, Any] = {field: tuple(changed)}
         told.append(replace(item, **updated))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+from server.engine.english import Tense
 from server.engine.narrator.templates import Ref, Text, Token
 
 SUMMARY = 'Double entry, after Queneau: a phrase restating each object ("the mask, one and the same,").'
@@ -29,8 +30,9 @@ def _phrase(words: str, following: Token | None) -> Text:
     return Text(f", {words}, ")
 
 
-def template(tokens: tuple[Token, ...], rng: random.Random) -> tuple[Token, ...]:
-    """The template with a restating phrase after each object slot; subjects, verbs and possessives untouched."""
+def template(tokens: tuple[Token, ...], rng: random.Random, tense: Tense) -> tuple[Token, ...]:
+    """The template with a restating phrase after each object slot; subjects, verbs and possessives untouched
+    (whatever the tense)."""
     result: list[Token] = []
     for index, token in enumerate(tokens):
         result.append(token)

@@ -1,12 +1,16 @@
 """Sentence filter: a hesitant narrator, who puts uh, um and er between the words.
 
 The word-level helpers here (where the verb probably is, where a word may be put, how to open a sentence) are
-shared by the other sentence filters, which hedge and gush at the same places a hesitant narrator stalls."""
+shared by the other sentence filters, which hedge and gush at the same places a hesitant narrator stalls.
+A phrase the narrator says as one (a name, a time word such as "after that") comes with its words joined by a
+word joiner, not a space, so no filter ever puts a word inside it."""
 
 from __future__ import annotations
 
 import random
 import re
+
+from server.engine.english import Tense
 
 SUMMARY = "A hesitant narrator: uh, um, er (now and then well, I mean) at the start or between phrases."
 
@@ -15,23 +19,11 @@ def _words(text: str) -> frozenset[str]:
     return frozenset(text.split())
 
 
-# Words that are capitalized only because they open a sentence, so they go lower-case once something is put
-# before them. Anything else (I, a name, a word in capitals) keeps its capital: "Um, Bob laughs" is right, and
-# "Um, bob laughs" would be wrong, so an unknown word is left alone.
-SENTENCE_CASE = _words(
-    """The A An Some Any He She It They We You Something Someone Somebody Nothing Nobody Everything Everyone
-    Everybody Anything Anyone This That These Those There Here My Your His Her Its Our Their Each Every All
-    Both Either Neither No Then Now Next Meanwhile Earlier Later Before After Afterwards Once Soon Finally
-    Suddenly Again Still In On At By From Into Inside Outside Under Over Through Toward Towards With Without
-    Near Beside Behind Across Along Up Down As When While If Because Since Though Although So But And Or Not"""
-)
-
 DETERMINERS = _words("the a an some any my your his her its our their this that these those each every no")
 SUBJECT_PRONOUNS = _words("i you he she it we they someone something somebody nobody nothing everyone everything")
 AUXILIARIES = _words(
     "am is are was were has have had do does did will would shall should can cannot could may might must"
 )
-PAST_AUXILIARIES = frozenset({"was", "were", "had", "did", "wasn't", "weren't", "hadn't", "didn't"})
 
 # Long words ending in -s or -ed that are not finite verbs, so they are not taken for the sentence's verb.
 _NOT_VERBS = frozenset({"always", "perhaps", "towards", "afterwards", "indeed", "hundred", "naked", "wicked"})
@@ -88,18 +80,13 @@ def insert(words: list[str], index: int, phrase: str) -> list[str]:
     return [*words[: index - 1], joined, *words[index:]]
 
 
-def lower_start(text: str) -> str:
-    """The sentence with its first word lower-cased, if that word was capitalized only as the sentence's first."""
-    first, space, rest = text.partition(" ")
-    if first.rstrip(",;:.!?") in SENTENCE_CASE:
-        return first[0].lower() + first[1:] + space + rest
-    return text
-
-
 def open_with(prefix: str, text: str) -> str:
-    """`prefix` (capitalized here) put before the sentence: ("um,", "The teller laughs.") -> "Um, the teller
-    laughs."."""
-    return f"{prefix[0].upper()}{prefix[1:]} {lower_start(text)}"
+    """`prefix` put before the sentence: ("um,", "the teller laughs.") -> "um, the teller laughs.".
+
+    Sentences reach the filters with their first letter as realized (a name or "I" capitalized, anything else
+    not) and are capitalized after them, so nothing here lowers or raises a letter: "um, Bob laughs.", and
+    "whoa, um, he enters." however many filters open the sentence."""
+    return f"{prefix} {text}"
 
 
 def split_end(text: str) -> tuple[str, str] | None:
@@ -124,8 +111,8 @@ def places(words: list[str]) -> list[int]:
     return sorted(set(found))
 
 
-def sentence(text: str, rng: random.Random) -> str:
-    """The sentence with one or two fillers at plausible places."""
+def sentence(text: str, rng: random.Random, tense: Tense) -> str:
+    """The sentence with one or two fillers at plausible places (whatever the tense)."""
     words = text.split()
     if not any(char.isalpha() for char in text):
         return text

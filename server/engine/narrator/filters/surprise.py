@@ -4,16 +4,17 @@ from __future__ import annotations
 
 import random
 
+from server.engine.english import Tense, capitalize_first
 from server.engine.narrator.filters.hesitant import open_with, split_end
 
 SUMMARY = 'A surprised narrator: "!" for ".", "Whoa," or "Wow," at the start, "Amazing!" after a paragraph.'
 
-_OPENERS = ("Whoa,", "Wow,", "Oh!")
+_OPENERS = ("whoa,", "wow,", "oh!")
 _EXCLAMATIONS = ("Amazing!", "Can you believe it?", "Incredible!", "Who would have thought?", "Unbelievable!")
 
 
-def sentence(text: str, rng: random.Random) -> str:
-    """The sentence, often exclaimed rather than stated, and sometimes opened with a gasp."""
+def sentence(text: str, rng: random.Random, tense: Tense) -> str:
+    """The sentence, often exclaimed rather than stated, and sometimes opened with a gasp (whatever the tense)."""
     if not any(char.isalpha() for char in text):
         return text
     ending = split_end(text)
@@ -28,8 +29,8 @@ def sentence(text: str, rng: random.Random) -> str:
             text = f"{body}!"
     if rng.random() < 0.3:
         opener = rng.choice(_OPENERS)
-        # "Oh!" is a sentence of its own, so what follows keeps its capital.
-        text = f"{opener} {text}" if opener.endswith("!") else open_with(opener, text)
+        # "Oh!" is a sentence of its own, so what follows it starts with a capital.
+        text = f"{opener} {capitalize_first(text)}" if opener.endswith("!") else open_with(opener, text)
     return text
 
 

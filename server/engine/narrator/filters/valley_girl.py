@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+from server.engine.english import Tense
 from server.engine.narrator.filters.hesitant import (
     AUXILIARIES,
     bare,
@@ -16,7 +17,7 @@ from server.engine.narrator.filters.hesitant import (
 
 SUMMARY = 'A valley-girl narrator: "like," and "totally" sprinkled in, "Oh my God," and ", you know?"'
 
-_OPENERS = ("Oh my God,", "So,", "Okay, so")
+_OPENERS = ("oh my God,", "so,", "okay, so")
 _TAILS = (", you know?", " — whatever")
 
 
@@ -34,8 +35,9 @@ def _totally(words: list[str], verb: int) -> list[str]:
     return [*words[:verb], f"totally {word}", *words[verb + 1 :]]
 
 
-def sentence(text: str, rng: random.Random) -> str:
-    """The sentence with one or two "like,"s, and sometimes "totally", an opening gasp or a trailing tag."""
+def sentence(text: str, rng: random.Random, tense: Tense) -> str:
+    """The sentence with one or two "like,"s, and sometimes "totally", an opening gasp or a trailing tag (whatever
+    the tense)."""
     words = text.split()
     if not any(char.isalpha() for char in text):
         return text
