@@ -85,8 +85,8 @@ class Spin(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True
     """A heading with the room's name when a room is looked at (stage: compose)."""
 
     known_directions: bool = False
-    """Name the rooms the focalizer knows in each direction when describing a room (stage: compose):
-    "The lobby is toward the north." """
+    """Name each room one step away that the focalizer knows, once, when describing a room (stage: compose):
+    "The cloakroom is to the west.", "The belfry is above.", "The foyer is outside, to the east." """
 
     dynamic: bool = True
     """Whether the world's dynamic-spin hook may change the spin during play (read by the story)."""

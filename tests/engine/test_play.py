@@ -290,7 +290,7 @@ def test_room_headings_and_known_directions_in_a_description():
     told = player.command("look").text
     assert told.startswith("This hall is grand")
     # The cloakroom has been seen, the bar not: only the known way is named.
-    assert told.endswith("The cloakroom is toward the west.")
+    assert told.endswith("The cloakroom is to the west.")
 
 
 def test_lost_one_drift_is_the_visitors_alone():

@@ -3,7 +3,10 @@ subject words and conjunctions that tell where a clause begins."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
+
+from server.engine.english.nouns import join_list
 
 _DEICTICS = {"here": "there", "now": "then", "this": "that", "these": "those"}
 
@@ -147,3 +150,23 @@ _DIRECTIONS = {
 def direction_name(direction: str) -> str:
     """The full word for a compass abbreviation: "sw" -> "southwest"; other directions as they are."""
     return _DIRECTIONS.get(direction, direction)
+
+
+COMPASS = frozenset({"north", "south", "east", "west", "northeast", "northwest", "southeast", "southwest"})
+"""The directions said "to the north": a way across, not up, down, in or out."""
+
+_WHEREABOUTS = {"up": "above", "down": "below", "in": "inside", "out": "outside"}
+"""Where a room lies that is reached going up, down, in or out: "the belfry is above", "the den is inside"."""
+
+
+def whereabouts(directions: Sequence[str]) -> str:
+    """Where a place lies that the given ways lead to, as what follows "is": ["w"] -> "to the west",
+    ["u"] -> "above", ["e", "out"] -> "outside, to the east", ["n", "ne"] -> "to the north and northeast".
+    A direction of a world's own (not a compass point, up, down, in or out) is said as it is: "upstream"."""
+    names = [direction_name(direction) for direction in directions]
+    across = [name for name in names if name in COMPASS]
+    other = [_WHEREABOUTS.get(name, name) for name in names if name not in COMPASS]
+    parts = [join_list(other)] if other else []
+    if across:
+        parts.append(f"to the {join_list(across)}")
+    return ", ".join(parts)

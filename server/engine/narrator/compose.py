@@ -6,7 +6,7 @@ from dataclasses import replace
 
 from server.engine.actions.action import FULLY_TOLD, Event, SenseAction
 from server.engine.english import times
-from server.engine.english.words import direction_name, list_separators
+from server.engine.english.words import list_separators, whereabouts
 from server.engine.narrator.draft import Draft, Told
 from server.engine.narrator.reference import protect
 from server.engine.narrator.select import root_cause
@@ -163,7 +163,7 @@ def _describe(event: Event, draft: Draft) -> tuple[list[tuple[Token, ...]], str]
             continue
         templates.append(_contents(link, parent, things, is_actor=items[parent].kind == "actor"))
     if is_room and draft.spin.known_directions:
-        templates.extend(_directions(looked, draft))
+        templates.extend(_directions(looked, event.id, draft))
     return templates, heading
 
 
@@ -205,12 +205,24 @@ def _contents(link: str, parent: str, things: list[str], is_actor: bool) -> tupl
     return (Text(f"{preposition} "), Ref(parent, "o"), *parse(", [*/s] [see/v] "), *_listing(things))
 
 
-def _directions(room_tag: str, draft: Draft) -> list[tuple[Token, ...]]:
+def _directions(room_tag: str, moment: int, draft: Draft) -> list[tuple[Token, ...]]:
+    """Each room the focalizer knows one step away, named once however many ways lead there: "The foyer is
+    outside, to the east." A door's way leads to the room on its other side. Only rooms known at `moment` count."""
     room = draft.record.items[room_tag]
     assert isinstance(room, Room)
-    concept = draft.concept
-    found = []
+    ways: dict[str, list[str]] = {}
     for direction, way in room.exits.items():
-        if way.startswith("@") and isinstance(draft.record.items.get(way), Room) and concept.knows(way):
-            found.append((Ref(way, "s"), *parse(f" [be/v] toward the {direction_name(direction)}")))
-    return found
+        there = _beyond(way, room_tag, draft)
+        if there is not None and draft.concept.knows(there, moment):
+            ways.setdefault(there, []).append(direction)
+    return [(Ref(there, "s"), *parse(f" [be/v] {whereabouts(directions)}")) for there, directions in ways.items()]
+
+
+def _beyond(way: str, room: str, draft: Draft) -> str | None:
+    """The room an exit leads to: the room itself, or the one on the far side of a door; None for a sentence."""
+    item = draft.record.items.get(way) if way.startswith("@") else None
+    if isinstance(item, Room):
+        return way
+    if isinstance(item, Door):
+        return next((other for other in item.connects if other != room), None)
+    return None
