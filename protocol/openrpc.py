@@ -9,7 +9,7 @@ import msgspec
 
 from protocol import messages as m
 from protocol.errors import MESSAGES, Code
-from protocol.methods import METHODS
+from protocol.methods import DISCOVER_ERRORS, METHODS, Method
 
 VERSION = "1"
 REF = "#/components/schemas/{name}"
@@ -43,29 +43,20 @@ def document() -> dict[str, Any]:
     }
 
 
-def _method(method: Any, schemas: dict[str, Any]) -> dict[str, Any]:
+def _method(method: Method, schemas: dict[str, Any]) -> dict[str, Any]:
     params_schema = schemas[method.params.__name__]
     required = set(params_schema.get("required", ()))
     params = [
         {"name": name, "required": name in required, "schema": schema}
         for name, schema in params_schema.get("properties", {}).items()
     ]
-    errors = [Code.INVALID_PARAMS, Code.UNKNOWN, Code.RATE_LIMITED, Code.TOO_LARGE]
-    if method.session:
-        errors += [Code.NO_SESSION, Code.FORBIDDEN]
-    if method.name == "create":
-        errors.append(Code.FORBIDDEN)  # a world named by its path is for authors
-    if method.name == "command":
-        errors.append(Code.ENDED)
-    if method.name == "join":
-        errors += [Code.UNAVAILABLE, Code.FORBIDDEN]
     described: dict[str, Any] = {
         "name": method.name,
         "summary": method.summary,
         "paramStructure": "by-name",
         "params": params,
         "result": {"name": method.result.__name__, "schema": {"$ref": REF.format(name=method.result.__name__)}},
-        "errors": [{"code": int(code), "message": MESSAGES[code]} for code in errors],
+        "errors": _errors(method.codes),
     }
     if method.session:
         described["x-session"] = True
@@ -79,4 +70,10 @@ def _discover() -> dict[str, Any]:
         "paramStructure": "by-name",
         "params": [],
         "result": {"name": "OpenRPC", "schema": {"type": "object"}},
+        "errors": _errors(DISCOVER_ERRORS),
     }
+
+
+def _errors(codes: tuple[Code, ...]) -> list[dict[str, Any]]:
+    """Error objects of the codes a method may answer with (any may also be -32603, never listed)."""
+    return [{"code": int(code), "message": MESSAGES[code]} for code in codes]

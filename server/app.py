@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import msgspec
-from aiohttp import WSMsgType, web
+from aiohttp import WSCloseCode, WSMsgType, web
 from jsonrpcserver import Result
 
 from protocol import messages as m
@@ -34,7 +34,10 @@ class Config:
     """How a server runs. `author_on_loopback`: connections from this machine act as authors (`--author`)."""
 
     max_message: int = 64 * 1024
-    """The largest JSON-RPC message taken, in bytes; larger ones are answered -32007."""
+    """The largest JSON-RPC message taken, in bytes; larger ones are answered -32007. A WebSocket frame over
+    sixteen times this is not read at all: it is answered -32007 and the socket closed (1009)."""
+    max_batch: int = 100
+    """The most requests one batch may hold; a longer batch is answered with one -32007."""
     max_connections: int = 1000
     """WebSockets open at once; more are refused (HTTP 503)."""
     outbox: int = 256
@@ -42,11 +45,19 @@ class Config:
     author_on_loopback: bool = False
     author_token: str | None = None
     rate: float = 20.0
-    """Requests a second one session may make on average (-32006 beyond)."""
+    """Requests a second one session may make on average (-32006 beyond); each command of a line counts as
+    one. An address gets ten times this (and the burst) for calls that need no session; `create` counts ten."""
     burst: float = 60.0
     """Requests one session may make at once before the rate applies."""
+    max_commands: int = 16
+    """The most commands one `command` line may hold (-32602 beyond)."""
+    max_instances: int = 1000
+    """The most instances this server holds; `create` beyond is answered -32006."""
+    detach_after: float = 120.0
+    """Seconds a session may go with no connection (no socket, no request) before it is detached: the others
+    hear it left, its actor goes back to its script, and `resume` (or any call for it) seats it again."""
     session_idle: float = 24 * 3600.0
-    """Seconds a session with no open socket may go without a request before it expires."""
+    """Seconds a session with no open socket may go without a request before it expires (-32002)."""
     data: Path | None = None
     """The data directory: instances, sessions and saves live in its SQLite file and survive restarts.
     None keeps everything in memory (tests, `curveship tell`)."""
@@ -65,7 +76,8 @@ def create_app(config: Config | None = None) -> web.Application:
     # answered -32007 in JSON-RPC rather than cut off with a bare HTTP 413.
     app = web.Application(client_max_size=config.max_message * 4)
     app[CONFIG] = config
-    app[HOST] = Host(author_token=config.author_token, limits=Limits(config.rate, config.burst))
+    limits = Limits(config.rate, config.burst, commands=config.max_commands, instances=config.max_instances)
+    app[HOST] = Host(author_token=config.author_token, limits=limits)
     app[METHODS] = rpc.methods()
     app[SOCKETS] = set()
     app.router.add_post("/rpc", rpc_over_http)
@@ -78,21 +90,29 @@ def create_app(config: Config | None = None) -> web.Application:
     # On shutdown, not cleanup: aiohttp waits (60 s by default) for open handlers between the two, then
     # cancels them, so sockets closed only at cleanup would be dropped late and without a word.
     app.on_shutdown.append(_close_sockets_on_shutdown)
-    app.cleanup_ctx.append(_expiring(config.session_idle))
     if config.data is not None:
         app.cleanup_ctx.append(_kept_in(config.data))
+    app.cleanup_ctx.append(_sweeping(config))  # after the store opens, and stopped before it closes
     return app
 
 
-def _expiring(idle: float) -> Callable[[web.Application], AsyncIterator[None]]:
-    """While serving, now and then let go of sessions long idle with no socket open."""
+def _sweeping(config: Config) -> Callable[[web.Application], AsyncIterator[None]]:
+    """While serving, now and then detach the sessions that have had no connection for a while, and let go
+    of those long idle."""
+    every = min(60.0, config.detach_after / 4, config.session_idle / 4)
 
     async def expiring(app: web.Application) -> AsyncIterator[None]:
         async def sweep() -> None:
+            host = app[HOST]
             while True:
-                await asyncio.sleep(min(60.0, idle / 4))
-                for session in await app[HOST].expire(idle):
-                    log.info("session of %s (%s) expired", session.name, session.actor)
+                await asyncio.sleep(every)
+                try:
+                    for session in await host.detach_idle(config.detach_after):
+                        log.info("session of %s (%s) detached: no connection", session.name, session.actor)
+                    for session in await host.expire(config.session_idle):
+                        log.info("session of %s (%s) expired", session.name, session.actor)
+                except Exception:  # the next sweep tries again; serving goes on
+                    log.exception("sweeping sessions failed")
 
         task = asyncio.create_task(sweep())
         yield
@@ -148,10 +168,22 @@ async def openrpc(request: web.Request) -> web.Response:
     return web.Response(body=msgspec.json.encode(document()), content_type="application/json")
 
 
+NO_BROWSER_CLIENT = """Not found: this Curveship server has no browser client yet (clients/web/ is not built).
+
+It speaks JSON-RPC 2.0 to programs:
+  POST /rpc           one request, or a batch, a message
+  GET  /ws            a WebSocket, one message a text frame
+  GET  /openrpc.json  every method: its params, result and errors
+  GET  /health        whether it is serving
+
+To play from a terminal: curveship play cloak --server {origin}
+"""
+
+
 async def browser_client(request: web.Request) -> web.StreamResponse:
     index = WEB_CLIENT / "index.html"
     if not index.is_file():
-        raise web.HTTPNotFound(text="The browser client is not built yet; speak JSON-RPC at /rpc or /ws.")
+        raise web.HTTPNotFound(text=NO_BROWSER_CLIENT.format(origin=request.url.origin()))
     return web.FileResponse(index)
 
 
@@ -185,7 +217,7 @@ async def rpc_over_http(request: web.Request) -> web.Response:
         return web.Response(body=msgspec.json.encode(too_large), content_type="application/json")
     token = _bearer(request)
     caller = rpc.Caller(request.app[HOST], token=token, author=_is_author(request, token), remote=request.remote or "")
-    answer = await rpc.handle(body, caller, request.app[METHODS])
+    answer = await rpc.handle(body, caller, request.app[METHODS], config.max_batch)
     if answer is None:
         return web.Response(status=204)
     return web.Response(body=answer, content_type="application/json")
@@ -242,13 +274,13 @@ class Outbox:
 
     def bind(self, session: Session) -> None:
         if self.session is not None:
-            self.session.listeners.discard(self.notify)
+            self.session.unlisten(self.notify)
         self.session = session
-        session.listeners.add(self.notify)
+        session.listen(self.notify)
 
     async def close(self) -> None:
         if self.session is not None:
-            self.session.listeners.discard(self.notify)
+            self.session.unlisten(self.notify)
         with contextlib.suppress(asyncio.QueueFull):
             self.queue.put_nowait(None)
         with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -260,9 +292,9 @@ async def rpc_over_websocket(request: web.Request) -> web.StreamResponse:
     config, sockets = request.app[CONFIG], request.app[SOCKETS]
     if len(sockets) >= config.max_connections:
         raise web.HTTPServiceUnavailable(text="too many connections; try again later")
-    # aiohttp closes a socket whose frame passes max_msg_size: keep that well above our limit, so an
-    # oversize message is answered -32007 and the socket lives on.
-    socket = web.WebSocketResponse(max_msg_size=config.max_message * 16, heartbeat=30.0)
+    # aiohttp closes a socket whose frame passes max_msg_size (from the frame's header, before reading it):
+    # keep that well above our limit, so an oversize message is answered -32007 and the socket lives on.
+    socket = _Socket(config.max_message)
     await socket.prepare(request)
     sockets.add(socket)
     outbox = Outbox(socket, config.outbox)
@@ -278,7 +310,7 @@ async def rpc_over_websocket(request: web.Request) -> web.StreamResponse:
     try:
         async for frame in socket:
             if frame.type == WSMsgType.TEXT:
-                await _answer(frame.data, caller, methods, outbox, config.max_message)
+                await _answer(frame.data, caller, methods, outbox, config)
             elif frame.type == WSMsgType.BINARY:
                 outbox.put(msgspec.json.encode(rpc.error_response(Code.PARSE_ERROR, "send JSON-RPC as text frames")))
             elif frame.type == WSMsgType.ERROR:
@@ -289,6 +321,23 @@ async def rpc_over_websocket(request: web.Request) -> web.StreamResponse:
     return socket
 
 
+class _Socket(web.WebSocketResponse):
+    """A WebSocket that says why when a frame is too large even to read (past max_msg_size): aiohttp then
+    closes it with 1009 and nothing more, so a -32007 (id null) is sent first, and the close gives a reason."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(max_msg_size=limit * 16, heartbeat=30.0)
+        self.limit = limit
+
+    async def close(self, *, code: int = WSCloseCode.OK, message: bytes = b"", drain: bool = True) -> bool:
+        if code == WSCloseCode.MESSAGE_TOO_BIG and not self.closed:
+            why = f"a message may be at most {self.limit} bytes; a frame over {self.limit * 16} closes the socket"
+            with contextlib.suppress(Exception):
+                await self.send_str(msgspec.json.encode(rpc.error_response(Code.TOO_LARGE, why)).decode())
+            message = message or b"message too large"
+        return await super().close(code=code, message=message, drain=drain)
+
+
 def _binder(outbox: Outbox) -> Callable[[Session], None]:
     def bind(session: Session) -> None:
         outbox.bind(session)
@@ -296,11 +345,12 @@ def _binder(outbox: Outbox) -> Callable[[Session], None]:
     return bind
 
 
-async def _answer(text: str, caller: rpc.Caller, methods: dict[str, Any], outbox: Outbox, limit: int) -> None:
+async def _answer(text: str, caller: rpc.Caller, methods: dict[str, Any], outbox: Outbox, config: Config) -> None:
+    limit = config.max_message
     if len(text.encode()) > limit:
         outbox.put(msgspec.json.encode(rpc.error_response(Code.TOO_LARGE, f"a message may be at most {limit} bytes")))
         return
     caller.session = outbox.session
-    answer = await rpc.handle(text, caller, methods)
+    answer = await rpc.handle(text, caller, methods, config.max_batch)
     if answer is not None:
         outbox.put(answer)

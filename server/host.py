@@ -8,6 +8,11 @@ The turn model, for several players in one instance:
    wait, and their waiting is never told.
 3. The commanding session is told its turn in its reply; every other session whose actor perceived
    something of it is sent a `narration`, told through its own actor and spin; an ending sends `ended`.
+
+Presence: a session is present (seated) from `join` until `leave`, or until it has had no connection for a
+while (no socket bound to it, no request): then it is detached, the others hear it left, and its actor
+goes back to its script. Its token still works: `resume`, or any call that acts for it, seats it again if
+nobody took its actor meanwhile (else -32004). Long after, with still no connection, it expires (-32002).
 """
 
 from __future__ import annotations
@@ -44,12 +49,20 @@ SHARED = frozenset({"undo", "restart", "restore"})
 """Directives that change the story for everyone in it, whether called as methods or typed as commands."""
 
 
+CREATE_COST = 10
+"""What `create` takes from its caller's allowance, in requests: a new instance costs far more than a call."""
+
+
 @dataclass(frozen=True, slots=True)
 class Limits:
-    """How fast a session may go: `rate` requests a second on average, `burst` at once."""
+    """How fast a session may go: `rate` requests a second on average, `burst` at once (each command of a
+    line counts as a request); an address without a session gets ten sessions' worth. `commands`: the
+    most commands one line may hold; `instances`: the most instances the server holds."""
 
     rate: float = 20.0
     burst: float = 60.0
+    commands: int = 16
+    instances: int = 1000
 
 
 @dataclass(eq=False)
@@ -59,16 +72,18 @@ class Bucket:
     allowance: float = -1.0
     checked: float = field(default_factory=time.monotonic)
 
-    def admit(self, limits: Limits) -> bool:
-        """Whether one more request fits the limits now."""
+    def admit(self, limits: Limits, cost: float = 1) -> bool:
+        """Whether `cost` more requests fit the limits now (all or none are taken). A cost above the burst
+        is taken as the whole burst, so anything allowed at all can be done, if slowly."""
         now = time.monotonic()
         if self.allowance < 0:
             self.allowance = limits.burst
         self.allowance = min(limits.burst, self.allowance + (now - self.checked) * limits.rate)
         self.checked = now
-        if self.allowance < 1:
+        cost = min(cost, limits.burst)
+        if self.allowance < cost:
             return False
-        self.allowance -= 1
+        self.allowance -= cost
         return True
 
 
@@ -87,11 +102,25 @@ class Session:
     """Holds one request of this session at a time, so its requests are handled in the order received."""
     bucket: Bucket = field(default_factory=Bucket)
     seen: float = field(default_factory=time.monotonic)
-    """When it last made a request (or was brought back): a session long unseen, with no socket, expires."""
+    """When it last made a request, lost its last socket, or was brought back: a session unseen for a while
+    with no socket is detached, and long after that it expires."""
+    detached: bool = False
+    """Away: not seated in its instance (its actor follows its script, anyone may take it up) until it is
+    seated again by `resume` or a call acting for it."""
 
-    def admit(self, limits: Limits) -> bool:
+    def admit(self, limits: Limits, cost: float = 1) -> bool:
         self.seen = time.monotonic()
-        return self.bucket.admit(limits)
+        return self.bucket.admit(limits, cost)
+
+    def listen(self, listener: Notify) -> None:
+        """A connection (a socket) is bound to this session: it hears its notifications."""
+        self.listeners.add(listener)
+
+    def unlisten(self, listener: Notify) -> None:
+        """A connection is no longer bound to it: the time it has been without one counts from now."""
+        if listener in self.listeners:
+            self.listeners.discard(listener)
+            self.seen = time.monotonic()
 
     def notify(self, method: str, params: m.Result) -> None:
         for listener in list(self.listeners):
@@ -107,6 +136,9 @@ class Instance:
     seed: int
     story: Story
     sessions: dict[str, Session] = field(default_factory=dict)
+    """The sessions seated in it, by token: its players."""
+    away: dict[str, Session] = field(default_factory=dict)
+    """Its detached sessions, by token: they play nobody until seated again."""
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     """Held by each call that reads or changes the story."""
     turns: asyncio.Lock = field(default_factory=asyncio.Lock)
@@ -174,6 +206,13 @@ class Host:
         if not author and (params.world.endswith(".py") or "/" in params.world):
             # A world named by path is a Python file run on this machine: only an author may have one run.
             raise RpcError(Code.FORBIDDEN, "only an author may name a world by its path", {"field": "world"})
+        if len(self.instances) >= self.limits.instances:
+            most = self.limits.instances
+            raise RpcError(
+                Code.RATE_LIMITED,
+                f"this server holds as many instances as it may ({most}): join one of them (see `instances`)",
+                {"limit": "instances", "max": most},
+            )
         definition = _engine(lambda: load_world(params.world), field_name="world")
         seed = params.seed if params.seed is not None else secrets.randbelow(2**31)
         story = Story(definition, seed=seed)
@@ -202,20 +241,90 @@ class Host:
             raise RpcError(Code.UNKNOWN, f"no instance {instance_id!r}", {"field": "instance"})
         return instance
 
-    def admit(self, caller: str) -> bool:
-        """Whether a caller (by address) may make one more request that needs no session: `create`, `join`…
-        are limited too, or anyone could fill the server with instances."""
+    def admit(self, caller: str, cost: float = 1) -> bool:
+        """Whether a caller (by address) may make `cost` more requests that need no session: `create`,
+        `join`… are limited too, or anyone could fill the server with instances."""
         if len(self._callers) > 10_000:
             self._callers.clear()  # forget old callers rather than grow without bound
         # One address may stand for many people (a household, a lab): it gets ten sessions' worth.
         shared = Limits(rate=self.limits.rate * 10, burst=self.limits.burst * 10)
-        return self._callers.setdefault(caller, Bucket()).admit(shared)
+        return self._callers.setdefault(caller, Bucket()).admit(shared, cost)
+
+    def weigh(self, text: str) -> int:
+        """The commands in a line, as the player's own pipeline splits it: each is a turn, and each is charged
+        to the session's rate as a request. A line holding more than `limits.commands` is refused (-32602)."""
+        count = max(1, len(split_commands(text)))
+        if count > self.limits.commands:
+            reason = f"a line may hold at most {self.limits.commands} commands; this one holds {count}"
+            raise RpcError(Code.INVALID_PARAMS, reason, {"field": "text", "reason": reason})
+        return count
+
+    async def detach_idle(self, grace: float) -> list[Session]:
+        """Detach the seated sessions that have had no connection for `grace` seconds: no socket bound, no
+        request. Their actors go back to their scripts, and the others hear they left."""
+        now = time.monotonic()
+        idle = [
+            s
+            for s in self.sessions.values()
+            if not s.detached and not s.listeners and not s.lock.locked() and now - s.seen > grace
+        ]
+        for session in idle:
+            await self.detach(session)
+        return idle
+
+    async def detach(self, session: Session) -> None:
+        instance = session.instance
+        async with instance.lock:
+            if session.detached or instance.sessions.get(session.token) is not session:
+                return
+            del instance.sessions[session.token]
+            instance.away[session.token] = session
+            session.detached = True
+            instance.story.release(session.actor)
+            await self._kept(instance)
+            event = m.Presence(instance=instance.id, name=session.name, actor=session.actor, event="left")
+            self._tell_others(session, "presence", event)
+
+    async def seat(self, session: Session) -> None:
+        """Seat a detached session again, as its actor's player: -32004 if someone else plays it now."""
+        if not session.detached:
+            return
+        instance = session.instance
+        async with instance.lock:
+            if not session.detached:
+                return
+            holder = instance.player_of(session.actor)
+            if holder is not None:
+                raise RpcError(
+                    Code.UNAVAILABLE,
+                    f"while this session was away, {session.actor} was taken up by {holder.name}; "
+                    "join as another actor, or leave",
+                    {"actor": session.actor},
+                )
+            del instance.away[session.token]
+            instance.sessions[session.token] = session
+            session.detached = False
+            session.seen = time.monotonic()
+            if instance.story.definition.interactive:
+                instance.story.take(session.actor)
+            await self._kept(instance)
+            event = m.Presence(instance=instance.id, name=session.name, actor=session.actor, event="joined")
+            self._tell_others(session, "presence", event)
+
+    async def resume(self, token: str) -> tuple[Session, m.ResumeResult]:
+        """The session of `token`, seated again if it was detached."""
+        session = self.session(token)
+        async with session.lock:
+            await self.seat(session)
+            session.seen = time.monotonic()
+        instance = session.instance
+        return session, m.ResumeResult(instance=instance.id, actor=session.actor, turn=instance.story.turn)
 
     async def expire(self, idle: float) -> list[Session]:
         """Let go of sessions with no open socket that made no request for `idle` seconds: their actors are
-        free again, and their tokens no longer resume (-32002)."""
+        free again (if they were not already), and their tokens no longer resume (-32002)."""
         now = time.monotonic()
-        stale = [s for s in self.sessions.values() if not s.listeners and now - s.seen > idle]
+        stale = [s for s in self.sessions.values() if not s.listeners and not s.lock.locked() and now - s.seen > idle]
         for session in stale:
             await self.leave(session)
         return stale
@@ -237,7 +346,7 @@ class Host:
             holder = instance.player_of(actor)
             if holder is not None:
                 raise RpcError(Code.UNAVAILABLE, f"{actor} is already played by {holder.name}", {"field": "actor"})
-            player = Player(story, actor, author=author, named_spins=load_spin)
+            player = Player(story, actor, spin=_told_by(story, actor, author), author=author, named_spins=load_spin)
             if params.spin is not None:
                 asked = params.spin
                 player.spin = _engine(lambda: spun(player.spin, asked), field_name="spin")
@@ -282,14 +391,18 @@ class Host:
         return session
 
     async def leave(self, session: Session) -> m.Empty:
+        """The session ends: its token no longer works. A seated one's actor goes back to its script and the
+        others hear it left; a detached one had done both already (its actor may be someone else's now)."""
         instance = session.instance
         async with instance.lock:
-            instance.sessions.pop(session.token, None)
             self.sessions.pop(session.token, None)
-            instance.story.release(session.actor)
-            await self._kept(instance, gone=(session.token,))
-            event = m.Presence(instance=instance.id, name=session.name, actor=session.actor, event="left")
-            self._tell_others(session, "presence", event)
+            if instance.away.pop(session.token, None) is not None:
+                await self._kept(instance, gone=(session.token,))
+            elif instance.sessions.pop(session.token, None) is not None:
+                instance.story.release(session.actor)
+                await self._kept(instance, gone=(session.token,))
+                event = m.Presence(instance=instance.id, name=session.name, actor=session.actor, event="left")
+                self._tell_others(session, "presence", event)
         session.listeners.clear()
         return m.Empty()
 
@@ -306,7 +419,8 @@ class Host:
             news: list[tuple[Session, m.Narration]] = []
             try:
                 telling = _engine(
-                    lambda: session.player.command(text, lambda turn: news.extend(self._news(session, turn)))
+                    lambda: session.player.command(text, lambda turn: news.extend(self._news(session, turn))),
+                    field_name="text",
                 )
             finally:
                 await self._kept(instance)  # what happened before an error is kept too
@@ -463,6 +577,31 @@ class Host:
         for other in session.instance.sessions.values():
             if other is not session:
                 other.notify(method, params)
+
+
+def _told_by(story: Story, actor: str, author: bool) -> Spin:
+    """The spin a player of `actor` starts from: the instance's own (given at its creation), unless it tells
+    through, or commands, an actor this player may not use. Then it is the same telling with that actor
+    replaced by the player's wherever it stands (focalizer, commanded, narrator, narratee): the guard's
+    account to the teller, joined as the robber, becomes the robber's account to the teller; joined as the
+    teller, the teller's account to the guard."""
+    spin = story.spin
+    if author or not story.definition.interactive:
+        return spin
+    focalizer = story.focalizer(spin)
+    if focalizer == actor and spin.commanded in (None, actor):
+        return spin
+    others = {focalizer, spin.commanded} - {None, actor}
+
+    def swapped(tag: str | None) -> str | None:
+        return actor if tag in others else tag
+
+    narrator, narratee = swapped(spin.narrator), swapped(spin.narratee)
+    if narratee == actor == narrator:  # told to the player's actor, by it now: told to the one it replaced
+        narratee = focalizer
+    return msgspec.structs.replace(
+        spin, focalizer=actor, commanded=swapped(spin.commanded), narrator=narrator, narratee=narratee
+    )
 
 
 def spun(spin: Spin, argument: m.SpinArgument) -> Spin:

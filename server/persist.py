@@ -18,7 +18,8 @@ On start-up each stored instance is brought back: its world is loaded and checke
 it was created with (a changed world is not loaded, and says so; its data is kept); the story is resumed
 from its snapshot and the rest of its log replayed, or, without a usable snapshot (damaged, or not of the
 log as stored), its whole log is replayed; it must then reach the turn and state hash stored with it, or it
-is not loaded either (and says why). Its sessions are seated again, so `resume(token)` works.
+is not loaded either (and says why). Its sessions are seated again, so `resume(token)` works; a session that
+was detached (no connection for a while) stays away, its actor free, until it is resumed.
 """
 
 from __future__ import annotations
@@ -161,7 +162,7 @@ class Keeper:
         story = instance.story
         kept = self.kept.setdefault(instance.id, Kept())
         cut, entries = story.log_changes()
-        sessions = [_stored(session) for session in instance.sessions.values()]
+        sessions = [_stored(session) for session in (*instance.sessions.values(), *instance.away.values())]
         saves = {name: [_entry(e) for e in log] for name, log in story.saves.items() if kept.saves.get(name) is not log}
         length = len(story.log)
         # Undo, restart and restore cut the log short: a snapshot taken further along is of another story now.
@@ -263,8 +264,11 @@ class Keeper:
                     stored_session.name,
                     stored_session.author,
                     player,
+                    detached=stored_session.detached,
                 )
-                instance.sessions[session.token] = session
+                # A detached session stays away (its actor was let go, as the log says) until it is resumed.
+                seats = instance.away if session.detached else instance.sessions
+                seats[session.token] = session
                 host.sessions[session.token] = session
 
     def _story(self, stored: StoredInstance, definitions: dict[tuple[str, str], WorldDefinition]) -> Story:
@@ -347,4 +351,5 @@ def _stored(session: Session) -> StoredSession:
         author=session.author,
         spin=msgspec.to_builtins(player.spin),
         mentioned=sorted(player.discourse.mentioned),
+        detached=session.detached,
     )

@@ -1,15 +1,18 @@
 """JSON-RPC: decoding messages and batches, dispatching each request to its method, and encoding answers.
 
 A message, in order:
-1. Decoded (a parse error is -32700); an empty batch is one -32600.
+1. Decoded (a parse error is -32700); an empty batch is one -32600, a batch longer than `max_batch` one
+   -32007 (a message too large, counted in requests rather than bytes).
 2. Each request of a batch is handled in turn, never concurrently, so a session's requests keep their order
    (jsonrpcserver's own async batches run members at once), and the whole message holds its session's
    instance, so no other session's commands come between a batch's; a bad member gets its own error and
-   the others go on; a notification gets no response, and a batch of notifications none at all.
+   the others go on; a notification gets no response, and a batch of notifications none at all. Between
+   members the event loop runs others, so a long batch stalls no other client.
 3. Each request is dispatched by jsonrpcserver to its method, which decodes its params into the contract's
-   struct (-32602 naming the field and why), checks the session and its rate, and calls the host.
-4. Errors carry the protocol's code and a message for people; an unexpected failure is logged and sent as
-   a bare -32603, never with its exception text.
+   struct (-32602 naming the field and why), checks the session and its rate (a command line is charged a
+   request for each command it holds; `create` several), seats a detached session again, and calls the host.
+4. Errors carry the protocol's code and a message for people; every -32602 has `data` with the `field` and
+   the `reason`; an unexpected failure is logged and sent as a bare -32603, never with its exception text.
 """
 
 from __future__ import annotations
@@ -28,7 +31,7 @@ from protocol import messages as m
 from protocol.errors import Code, RpcError
 from protocol.methods import BY_NAME
 from protocol.openrpc import document
-from server.host import Host, Limits, Session
+from server.host import CREATE_COST, Host, Limits, Session
 
 log = logging.getLogger(__name__)
 
@@ -43,12 +46,18 @@ class Caller:
     token: str | None = None
     author: bool = False
     bind: Callable[[Session], None] | None = None
+    """Given on a WebSocket: binds the socket to a session, so later requests need no token."""
     remote: str = ""
     """The caller's address, for limiting requests that need no session."""
-    """Given on a WebSocket: binds the socket to a session, so later requests need no token."""
 
 
 Handler = Callable[[Caller, Any], Awaitable[m.Result]]
+
+COSTS: dict[str, Callable[[Host, Any], int]] = {
+    "command": lambda host, params: host.weigh(params.text),  # a turn for each command of the line
+    "create": lambda host, params: CREATE_COST,
+}
+"""What a call takes from its caller's allowance, in requests, where it is not one."""
 
 
 def _method(name: str, run: Handler) -> Callable[..., Awaitable[Result]]:
@@ -58,28 +67,46 @@ def _method(name: str, run: Handler) -> Callable[..., Awaitable[Result]]:
     async def call(caller: Caller, *positional: Any, **named: Any) -> Result:
         try:
             if positional:
-                raise RpcError(Code.INVALID_PARAMS, "params must be an object of named values", {"field": "params"})
+                reason = "params must be an object of named values, not an array"
+                raise RpcError(Code.INVALID_PARAMS, reason, {"field": "params", "reason": reason})
             params = _decode(spec.params, named)
+            weigh = COSTS.get(name)
+            cost = 1 if weigh is None else weigh(caller.host, params)
             if spec.session:
                 session = _session_of(caller)
-                _rate(session, caller.host.limits)
+                _rate(session, caller.host.limits, cost)
                 async with session.lock:
+                    if spec.seats:
+                        await caller.host.seat(session)
                     result = await run(caller, (session, params))
             else:
-                if not caller.host.admit(caller.remote):
+                if not caller.host.admit(caller.remote, cost):
                     raise RpcError(Code.RATE_LIMITED, "too many requests: slow down")
                 result = await run(caller, params)
             return Success(msgspec.to_builtins(result))
         except RpcError as error:
-            if error.data is None:
+            data = _explained(error)
+            if data is None:
                 return Error(int(error.code), error.message)
-            return Error(int(error.code), error.message, error.data)
+            return Error(int(error.code), error.message, data)
         except Exception:
             log.exception("internal error in %s", name)
             return Error(int(Code.INTERNAL_ERROR), "Internal error")
 
     call.__name__ = name
     return call
+
+
+def _explained(error: RpcError) -> Any:
+    """An error's data; for invalid params always an object with the `field` (`params` when no one field is
+    to blame) and the `reason`, whatever raised it."""
+    if error.code != Code.INVALID_PARAMS:
+        return error.data
+    data = dict(error.data) if isinstance(error.data, dict) else {}
+    if not data.get("field"):
+        data["field"] = "params"
+    data.setdefault("reason", error.message)
+    return data
 
 
 def _session_of(caller: Caller) -> Session:
@@ -103,11 +130,12 @@ def _decode(kind: type[m.Message], params: dict[str, Any]) -> Any:
         where = text.split("`$.", 1)[1].split("`", 1)[0] if "`$." in text else None
         if where is None and "field `" in text:
             where = text.split("field `", 1)[1].split("`", 1)[0]
-        raise RpcError(Code.INVALID_PARAMS, f"invalid params: {text}", {"field": where, "reason": text}) from None
+        data = {"field": where or "params", "reason": text}
+        raise RpcError(Code.INVALID_PARAMS, f"invalid params: {text}", data) from None
 
 
-def _rate(session: Session, limits: Limits) -> None:
-    if not session.admit(limits):
+def _rate(session: Session, limits: Limits, cost: int = 1) -> None:
+    if not session.admit(limits, cost):
         raise RpcError(Code.RATE_LIMITED, "too many requests: slow down", {"rate": limits.rate, "burst": limits.burst})
 
 
@@ -120,12 +148,11 @@ async def _join(caller: Caller, params: m.JoinParams) -> m.Result:
 
 
 async def _resume(caller: Caller, params: m.ResumeParams) -> m.Result:
-    session = caller.host.session(params.token)
+    session, result = await caller.host.resume(params.token)
     if caller.bind is not None:
         caller.bind(session)
         caller.session = session
-    instance = session.instance
-    return m.ResumeResult(instance=instance.id, actor=session.actor, turn=instance.story.turn)
+    return result
 
 
 def methods() -> dict[str, Callable[..., Awaitable[Result]]]:
@@ -157,6 +184,8 @@ def methods() -> dict[str, Callable[..., Awaitable[Result]]]:
 
 
 async def _discover_method(caller: Caller, *positional: Any, **named: Any) -> Result:
+    if not caller.host.admit(caller.remote):
+        return Error(int(Code.RATE_LIMITED), "too many requests: slow down")
     return Success(document())
 
 
@@ -171,7 +200,9 @@ def error_response(code: Code, message: str | None = None, data: Any = None, id_
     return {"jsonrpc": "2.0", "error": RpcError(code, message, data).to_wire(), "id": id_}
 
 
-async def handle(raw: bytes | str, caller: Caller, table: dict[str, Callable[..., Awaitable[Result]]]) -> bytes | None:
+async def handle(
+    raw: bytes | str, caller: Caller, table: dict[str, Callable[..., Awaitable[Result]]], max_batch: int = 100
+) -> bytes | None:
     """Answer one message (a request or a batch); None when nothing is to be sent back."""
     try:
         message = msgspec.json.decode(raw)
@@ -182,11 +213,16 @@ async def handle(raw: bytes | str, caller: Caller, table: dict[str, Callable[...
         return msgspec.json.encode(error_response(Code.PARSE_ERROR, "JSON nested too deeply"))
     if isinstance(message, list) and not message:
         return msgspec.json.encode(error_response(Code.INVALID_REQUEST, "an empty batch"))
+    if isinstance(message, list) and len(message) > max_batch:
+        too_many = f"a batch may hold at most {max_batch} requests; this one holds {len(message)}"
+        return msgspec.json.encode(error_response(Code.TOO_LARGE, too_many, {"limit": "batch", "max": max_batch}))
     members = message if isinstance(message, list) else [message]
     answers = []
     async with contextlib.AsyncExitStack() as held:
         turns: asyncio.Lock | None = None
-        for member in members:
+        for index, member in enumerate(members):
+            if index:
+                await asyncio.sleep(0)  # let other clients in between members: a long batch stalls nobody
             # Each member is dispatched as a task of its own, which lets other messages run in between: the
             # instance's `turns`, held from the first member that has a session to the end, keeps another
             # session's commands from slipping in among this batch's.

@@ -34,7 +34,7 @@ import msgspec
 
 T = TypeVar("T")
 
-SCHEMA = 2
+SCHEMA = 3
 """This code's schema version; an older file is migrated on open (MIGRATIONS), a newer one refused."""
 
 APPLICATION_ID = 0x43757276
@@ -84,6 +84,8 @@ MIGRATIONS: dict[int, tuple[str, ...]] = {
     # The world's state hash after the last change, so a restart can tell that replaying gave the same world
     # (a changed engine could otherwise replay a log into another story unnoticed); '' = not known yet.
     2: ("ALTER TABLE instances ADD COLUMN digest TEXT NOT NULL DEFAULT ''",),
+    # Sessions detached after a while with no connection: kept (their tokens resume), but seated nowhere.
+    3: ("ALTER TABLE sessions ADD COLUMN detached INTEGER NOT NULL DEFAULT 0",),
 }
 """Statements taking a file from the schema before each version to that version."""
 
@@ -114,6 +116,8 @@ class StoredSession:
     author: bool
     spin: dict[str, Any]
     mentioned: list[str]
+    detached: bool = False
+    """Away from its instance (its actor free for others) until it is resumed."""
 
 
 LogEntry = tuple[str, str, str]
@@ -320,8 +324,10 @@ class Store:
         return {name: [tuple(entry) for entry in _unpack(log)] for name, log in rows}  # type: ignore[misc]
 
     def sessions(self) -> list[StoredSession]:
-        rows = self.db.execute("SELECT token, instance, actor, name, author, spin, mentioned FROM sessions")
-        return [StoredSession(r[0], r[1], r[2], r[3], bool(r[4]), _unpack(r[5]), _unpack(r[6])) for r in rows]
+        rows = self.db.execute("SELECT token, instance, actor, name, author, spin, mentioned, detached FROM sessions")
+        return [
+            StoredSession(r[0], r[1], r[2], r[3], bool(r[4]), _unpack(r[5]), _unpack(r[6]), bool(r[7])) for r in rows
+        ]
 
     # -- one change, committed ----------------------------------------------------------------------
 
@@ -354,8 +360,8 @@ class Store:
             )
             for session in sessions:
                 self.db.execute(
-                    "INSERT OR REPLACE INTO sessions (token, instance, actor, name, author, spin, mentioned) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    "INSERT OR REPLACE INTO sessions (token, instance, actor, name, author, spin, mentioned, detached) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                     (
                         session.token,
                         session.instance,
@@ -364,6 +370,7 @@ class Store:
                         int(session.author),
                         _pack(session.spin),
                         _pack(session.mentioned),
+                        int(session.detached),
                     ),
                 )
             for token in gone:

@@ -132,7 +132,10 @@ async def test_a_database_of_the_first_schema_is_migrated_and_its_instances_come
     old.execute(
         "INSERT INTO instances SELECT id, world, fingerprint, seed, spin, created, turn, ended FROM current.instances"
     )
-    for table in ("log", "sessions", "saves", "snapshots"):
+    old.execute(
+        "INSERT INTO sessions SELECT token, instance, actor, name, author, spin, mentioned FROM current.sessions"
+    )
+    for table in ("log", "saves", "snapshots"):
         old.execute(f"INSERT INTO {table} SELECT * FROM current.{table}")
     old.execute("DETACH DATABASE current")
     old.close()

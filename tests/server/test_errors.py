@@ -105,12 +105,16 @@ async def test_method_not_found_keeps_the_id(server: Server, transport: str) -> 
         ("realize", {}, "template"),
         ("realize", {"template": "[@nowhere/s] [be/v]"}, "template"),
         ("resume", {"token": "short"}, "token"),
+        ("command", {"text": "spin time sometime"}, "text"),
+        ("command", {"text": "wait; " * 17}, "text"),
+        ("state", {"verbose": True}, "verbose"),
     ],
 )
 async def test_invalid_params_name_the_field(client: Client, method: str, params: dict[str, Any], field: str) -> None:
     await client.play("cloak")
     error = await client.fail(-32602, method, **params)
     assert error["data"]["field"] == field, error
+    assert isinstance(error["data"]["reason"], str) and error["data"]["reason"], error
 
 
 async def test_invalid_spin_settings_say_why(client: Client) -> None:
@@ -122,10 +126,12 @@ async def test_invalid_spin_settings_say_why(client: Client) -> None:
 
 
 async def test_positional_params_are_invalid(server: Server, transport: str) -> None:
-    message = {"jsonrpc": "2.0", "method": "create", "params": ["cloak", 1], "id": 9}
-    answer = await send_raw(server, transport, json.dumps(message))
-    error = error_of(answer, -32602)
-    assert error["data"]["field"] == "params" and answer["id"] == 9
+    for params in (["cloak", 1], ["cloak"]):
+        message = {"jsonrpc": "2.0", "method": "create", "params": params, "id": 9}
+        answer = await send_raw(server, transport, json.dumps(message))
+        error = error_of(answer, -32602)
+        assert error["data"]["field"] == "params" and answer["id"] == 9
+        assert "object" in error["data"]["reason"], "the reason says what params must be"
 
 
 async def test_internal_error_never_leaks(server: Server, transport: str) -> None:
@@ -212,12 +218,19 @@ async def test_forbidden_to_join_with_another_focalizer(server: Server) -> None:
     await Http(server).ok("join", instance=instance, actor="@ann")
 
 
-async def test_forbidden_to_be_told_through_another_by_the_creation_spin(server: Server) -> None:
+async def test_a_creation_spin_through_another_is_told_through_whoever_joins(server: Server) -> None:
+    """The creation spin is the instance's default telling: a player it would tell through (or have
+    command) someone else is given the same telling through their own actor, not refused."""
     instance = await server.create(world_path("duo"), spin={"focalizer": "@bob", "commanded": "@bob"})
     ann = Http(server)
-    await ann.fail(-32003, "join", instance=instance, actor="@ann")
-    bob = await ann.ok("join", instance=instance, actor="@bob")
-    assert "You see Ann" in bob["text"]
+    joined = await ann.ok("join", instance=instance, actor="@ann")
+    assert "You see Bob" in joined["text"]
+    spin = (await ann.ok("spin"))["spin"]
+    assert (spin["focalizer"], spin["commanded"]) == ("@ann", "@ann")
+    assert (await ann.ok("command", text="n"))["turn"] == 1, "Ann's commands move Ann"
+    assert (await ann.ok("state"))["room"] == "@yard"
+    bob = await Http(server).ok("join", instance=instance, actor="@bob")
+    assert "You see Ann and a red ball" in bob["text"] and "She leaves the hall" in bob["text"]
 
 
 async def test_authors_may_read_any_concept(server: Server) -> None:
@@ -304,7 +317,8 @@ async def test_rate_limited(start: Any, transport: str) -> None:
     result_of(await other.call("state"))
 
 
-async def test_rate_limited_at_the_default_burst(server: Server, transport: str) -> None:
+async def test_rate_limited_at_the_default_burst(start: Any, transport: str) -> None:
+    server = await start(rate=0.001)  # nothing refills while the batch is answered, however slowly
     client = await server.client(transport)
     joined = await client.play("cloak")
     burst = int(Config().burst) + 10

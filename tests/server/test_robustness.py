@@ -241,6 +241,8 @@ async def test_a_frame_beyond_all_reason_closes_only_that_socket(start: Any) -> 
     await bystander.play("cloak")
     doomed = await server.socket()
     await doomed.send("x" * 1024 * 64)
+    told = error_of(await doomed.receive(), -32007)  # why, before the socket closes
+    assert "1024" in told["message"]
     closing = await doomed.receive()
     assert isinstance(closing, aiohttp.WSMessage) and closing.type in (WSMsgType.CLOSE, WSMsgType.CLOSED)
     assert doomed.ws.close_code == 1009
