@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import tomllib
-from typing import Annotated, Any, Literal
+from types import UnionType
+from typing import Annotated, Any, Literal, Union, get_args, get_origin, get_type_hints
 
 import msgspec
 
+from server.engine.english import join_list
 from server.engine.errors import SpinError
 
 ActorTag = Annotated[str, msgspec.Meta(pattern=r"^@\w+$")]
+PersonTag = Annotated[str, msgspec.Meta(pattern=r"^(@\w+|focalizer)$")]
+"""A narrator or narratee: an actor's tag, or the role `focalizer`, whoever the story is told through."""
 Fraction = Annotated[float, msgspec.Meta(ge=0.0, le=1.0)]
 
 TimeOfNarrating = Literal["before", "during", "after"]
@@ -19,6 +23,12 @@ Frequency = Literal["singulative", "iterative"]
 WindowName = Literal["all", "turn"]
 FilterName = Literal["hesitant", "valley_girl", "surprise", "hedges", "double_entry"]
 EventRanges = Annotated[str, msgspec.Meta(pattern=r"^\s*(\d+(\s*-\s*\d+)?\s*(;\s*\d+(\s*-\s*\d+)?\s*)*)?$")]
+
+
+def _pattern(annotated: Any) -> str:
+    """The pattern a constrained text type (`ActorTag`, `EventRanges`…) is checked against."""
+    pattern: str = get_args(annotated)[1].pattern
+    return pattern
 
 
 class Spin(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -37,11 +47,14 @@ class Spin(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True
     """Who receives the player's commands (read by the story, not the narrator). None: nobody; the world
     runs by itself."""
 
-    narrator: ActorTag | None = None
-    """Told in the first person by this actor (stage: realize). `@guard`: "I shoot the twitchy man." """
+    narrator: PersonTag | None = None
+    """Told in the first person by this actor (stage: realize). `@guard`: "I shoot the twitchy man."
+    `focalizer`: by whoever the story is told through, telling their own story (the memoir spin): "I put on a
+    Dora the Explorer mask." """
 
-    narratee: ActorTag | None = None
-    """Addressed in the second person (stage: realize). `@robber`: "You put on a Dora the Explorer mask." """
+    narratee: PersonTag | None = None
+    """Addressed in the second person (stage: realize). `@robber`: "You put on a Dora the Explorer mask."
+    `focalizer`: whoever the story is told through is addressed, as interactive fiction usually is."""
 
     time: TimeOfNarrating | float = "during"
     """Time of narrating (stage: tense). `during`: present, "The teller laughs."; `after`: past, "The teller
@@ -104,56 +117,88 @@ class Spin(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True
 
 
 class SpinFile(msgspec.Struct, frozen=True, kw_only=True):
-    """A named spin as shipped in spins/: a summary and the overrides it applies."""
+    """A named spin as shipped in spins/ (or any spin file): a summary, the overrides it applies (its `filters`
+    as `Adding`, so they add to those in force) and where it was read from, for messages."""
 
     name: str
     summary: str
     overrides: dict[str, Any]
+    source: str = ""
 
 
 SPIN_FIELDS: tuple[str, ...] = Spin.__struct_fields__
 
 
 def allowed_values(field: str) -> str:
-    """Describe what a spin field accepts, for error messages ("one of chronicle, retrograde, …")."""
-    described = msgspec.inspect.type_info(Spin)
-    assert isinstance(described, msgspec.inspect.StructType)
-    info = {f.name: f.type for f in described.fields}[field]
-    return _describe_type(info)
+    """What a spin field accepts, in English, to follow "it takes" or "VALUE is": "chronicle, retrograde, achrony,
+    analepsis, or syllepsis"; "a number from 0 to 1"; "an actor tag like @guard, or none"."""
+    return join_list(_alternatives(_HINTS[field]), "or")
 
 
-def _describe_type(info: msgspec.inspect.Type) -> str:
-    if isinstance(info, msgspec.inspect.UnionType):
-        return " or ".join(_describe_type(t) for t in info.types)
-    if isinstance(info, msgspec.inspect.LiteralType):
-        return "one of " + ", ".join(str(v) for v in info.values)
-    if isinstance(info, msgspec.inspect.NoneType):
+_HINTS = get_type_hints(Spin, include_extras=True)
+
+_PATTERNS = {
+    _pattern(ActorTag): ["an actor tag like @guard"],
+    _pattern(PersonTag): ["an actor tag like @guard", "focalizer"],
+    _pattern(EventRanges): ["event ranges like 0;2;4-9 (or none)"],
+}
+
+
+def _alternatives(hint: Any) -> list[str]:
+    """The kinds of value a type hint allows, each in a few words, none last."""
+    origin, args = get_origin(hint), get_args(hint)
+    if origin is Annotated:
+        meta = args[1]
+        if args[0] is str:
+            return _PATTERNS[meta.pattern]
+        if args[0] is float:
+            return [f"a number from {meta.ge:g} to {meta.le:g}"]
+        return [f"a whole number of at least {meta.ge}"]
+    if origin in (Union, UnionType):
+        kinds = [kind for arg in args if arg is not type(None) for kind in _alternatives(arg)]
+        return kinds + (["none"] if type(None) in args else [])
+    if origin is Literal:
+        return [str(value) for value in args]
+    if origin is tuple:
+        return [f"names from {join_list(_alternatives(args[0]))}, separated by commas (or none)"]
+    if hint is bool:
+        return ["true", "false"]
+    if hint is float:
+        return ["an event number such as 6.5"]
+    return [getattr(hint, "__name__", str(hint))]
+
+
+def _shown(value: Any) -> str:
+    """A value as it would be typed: "nosuch", "hesitant, shouty", "none", "on"."""
+    if value is None:
         return "none"
-    if isinstance(info, msgspec.inspect.BoolType):
-        return "true or false"
-    if isinstance(info, msgspec.inspect.FloatType):
-        if info.ge is not None and info.le is not None:
-            return f"a number from {info.ge:g} to {info.le:g}"
-        return "a number (an event number, e.g. 6.5)"
-    if isinstance(info, msgspec.inspect.IntType):
-        return f"a whole number of at least {info.ge}" if info.ge is not None else "a whole number"
-    if isinstance(info, msgspec.inspect.StrType):
-        if info.pattern and info.pattern.startswith("^@"):
-            return "an actor tag like @guard"
-        if info.pattern:
-            return 'event ranges like "0;2;4-9"'
-        return "text"
-    if isinstance(info, msgspec.inspect.VarTupleType | msgspec.inspect.ListType):
-        return "a list, each " + _describe_type(info.item_type)
-    return str(info)
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    if isinstance(value, tuple | list):
+        return ", ".join(map(_shown, value)) or "none"
+    return str(value)
+
+
+def person(tag: str | None, focalizer: str) -> str | None:
+    """The actor a narrator or narratee setting names, its role (`focalizer`) resolved: ("focalizer", "@guard")
+    -> "@guard"."""
+    return focalizer if tag == "focalizer" else tag
+
+
+class Adding(tuple[str, ...]):
+    """Filters to add to those in force rather than replace them: what a spin file's `filters` becomes, so that
+    named spins add up (`hesitant surprise` is both), while a `filters=` setting still says the whole list."""
 
 
 def apply(spin: Spin, overrides: dict[str, Any], source: str = "spin") -> Spin:
-    """Return `spin` with `overrides` applied, validated; errors name the source, the field and what it allows."""
+    """Return `spin` with `overrides` applied, validated; errors name the source, the field, the bad value and
+    what the field takes, in English. Filters given as `Adding` join those in force, each once, in order."""
     unknown = sorted(set(overrides) - set(SPIN_FIELDS))
     if unknown:
         raise SpinError(f"{source}: unknown spin field {unknown[0]!r}; fields are {', '.join(SPIN_FIELDS)}")
     merged = msgspec.structs.asdict(spin) | overrides
+    if isinstance(overrides.get("filters"), Adding):
+        merged["filters"] = tuple(dict.fromkeys((*spin.filters, *overrides["filters"])))
     try:
         return msgspec.convert(merged, Spin, strict=False)
     except msgspec.ValidationError as error:
@@ -161,8 +206,15 @@ def apply(spin: Spin, overrides: dict[str, Any], source: str = "spin") -> Spin:
         if field is None:
             raise SpinError(f"{source}: {error}") from None
         raise SpinError(
-            f"{source}: bad value {merged.get(field)!r} for {field!r}: expected {allowed_values(field)}"
+            f"{source}: {_bad(field, merged.get(field))} is a bad value for {field}: it takes {allowed_values(field)}."
         ) from None
+
+
+def _bad(field: str, value: Any) -> str:
+    """The part of a value that is wrong, quoted: the filter names that are not filters, or the whole value."""
+    if field == "filters" and isinstance(value, tuple | list):
+        value = [name for name in value if name not in get_args(FilterName)] or value
+    return f"'{_shown(value)}'"
 
 
 def _field_of(message: str) -> str | None:
@@ -209,8 +261,10 @@ def parse_spin_file(text: str, name: str, source: str) -> SpinFile:
     summary = data.pop("summary", "")
     if not isinstance(summary, str):
         raise SpinError(f"{source}: 'summary' must be text")
+    if isinstance(data.get("filters"), list):
+        data["filters"] = Adding(data["filters"])  # a named spin's filters add to those in force
     apply(Spin(), data, source=source)  # validate now, so a bad file fails when read, not when used
-    return SpinFile(name=name, summary=summary, overrides=data)
+    return SpinFile(name=name, summary=summary, overrides=data, source=source)
 
 
 def describe(spin: Spin) -> str:

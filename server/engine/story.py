@@ -20,6 +20,7 @@ import msgspec
 
 from server.engine.actions import verbs
 from server.engine.actions.action import Event
+from server.engine.english import join_list
 from server.engine.errors import EngineError, UnknownName
 from server.engine.narrator import Discourse, Telling, Trace, tell
 from server.engine.parser.grammar import GRAMMAR
@@ -304,17 +305,25 @@ class Story:
         self.check_actor(actor)
         return actor
 
-    def check_spin(self, spin: Spin) -> None:
+    def check_spin(self, spin: Spin, source: str = "") -> None:
         """The actors a spin names must be in this world: focalizer and commanded actors, narrator and
-        narratee any item (a story may be told to the lamp)."""
+        narratee any item (a story may be told to the lamp) or the focalizer. An error names `source` (the
+        spin file or setting the spin came from) when given, the field, and what it may be here."""
+        where = f"{source}: " if source else ""
+        actors = "one of " + join_list(list(self.simulation.concepts))
         for role in ("focalizer", "commanded"):
-            actor = getattr(spin, role)
-            if actor is not None:
-                self.check_actor(actor)
+            tag = getattr(spin, role)
+            if tag is not None and tag not in self.simulation.concepts:
+                raise UnknownName(
+                    f"{where}{role} {tag} is not an actor in {self.definition.name}; it takes {actors}, or none"
+                )
         for role in ("narrator", "narratee"):
             tag = getattr(spin, role)
-            if tag is not None and tag not in self.simulation.items:
-                raise UnknownName(f"{role} {tag} is not in {self.definition.name}")
+            if tag not in (None, "focalizer") and tag not in self.simulation.items:
+                raise UnknownName(
+                    f"{where}{role} {tag} is not in {self.definition.name}; it takes an actor ({actors}), any "
+                    "other item there, focalizer, or none"
+                )
 
     def check_actor(self, tag: str) -> None:
         if tag not in self.simulation.concepts:

@@ -1,5 +1,6 @@
 """Spins as files and settings: every shipped spin loads and tells; bad ones say where and what is wrong;
-`key=value` settings are read into the right types; spins apply in order, later ones winning."""
+`key=value` settings are read into the right types; spins apply in order, later ones winning, their filters
+adding up; the memoir is told by the one whose story it is."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import pytest
 
 from server.catalog import load_spin, spin_names, spun
 from server.engine.errors import SpinError, UnknownName
-from server.engine.spin import SPIN_FIELDS, Spin, apply, describe, parse_value
+from server.engine.spin import SPIN_FIELDS, Spin, allowed_values, apply, describe, parse_value
 from tests.helpers import sentences, story, tell
 
 ROBBERY_ACTORS = ("@robber", "@teller", "@guard")
@@ -55,10 +56,10 @@ def test_a_bad_value_in_a_spin_file_names_the_file_the_field_and_the_allowed_val
     path.write_text('summary = "Sideways."\norder = "sideways"\n', encoding="utf-8")
     with pytest.raises(SpinError) as raised:
         load_spin(str(path))
-    message = str(raised.value)
-    assert str(path) in message
-    assert "'order'" in message and "'sideways'" in message
-    assert "one of achrony, analepsis, chronicle, retrograde, syllepsis" in message
+    assert str(raised.value) == (
+        f"{path}: 'sideways' is a bad value for order: it takes chronicle, retrograde, achrony, analepsis, or "
+        "syllepsis."
+    )
 
 
 def test_an_unknown_field_in_a_spin_file_is_refused_with_the_fields_there_are(tmp_path):
@@ -95,21 +96,68 @@ def test_an_unknown_spin_name_lists_the_spins_there_are():
 
 
 @pytest.mark.parametrize(
-    ("field", "value", "allowed"),
+    ("field", "value", "shown", "allowed"),
     [
-        ("time", "sometime", "one of after, before, during or a number (an event number, e.g. 6.5)"),
-        ("speed", 2, "a number from 0 to 1"),
-        ("focalizer", "guard", "an actor tag like @guard or none"),
-        ("window", 0, "one of all, turn or a whole number of at least 1"),
-        ("filters", ["shouty"], "a list, each one of double_entry, hedges, hesitant, surprise, valley_girl"),
-        ("perfect", "maybe", "true or false"),
-        ("ellipsis", "a-b", 'event ranges like "0;2;4-9"'),
+        ("time", "sometime", "sometime", "before, during, after, or an event number such as 6.5"),
+        ("speed", 2, "2", "a number from 0 to 1"),
+        ("focalizer", "guard", "guard", "an actor tag like @guard or none"),
+        ("narrator", "commanded", "commanded", "an actor tag like @guard, focalizer, or none"),
+        ("window", 0, "0", "all, turn, or a whole number of at least 1"),
+        (
+            "filters",
+            ("hesitant", "shouty"),
+            "shouty",
+            "names from hesitant, valley_girl, surprise, hedges, and double_entry, separated by commas (or none)",
+        ),
+        (
+            "filters",
+            ("nosuch",),
+            "nosuch",
+            "names from hesitant, valley_girl, surprise, hedges, and double_entry, separated by commas (or none)",
+        ),
+        ("group_by", None, "none", "place or agent"),
+        ("perfect", "maybe", "maybe", "true or false"),
+        ("ellipsis", "a-b", "a-b", "event ranges like 0;2;4-9 (or none)"),
     ],
 )
-def test_bad_values_say_what_the_field_allows(field, value, allowed):
+def test_bad_values_say_in_english_what_the_field_takes(field, value, shown, allowed):
+    # Never a Python value ("('nosuch',)", "None"): the value as typed, and the values the field takes.
     with pytest.raises(SpinError) as raised:
         apply(Spin(), {field: value}, source="here")
-    assert str(raised.value) == f"here: bad value {value!r} for {field!r}: expected {allowed}"
+    assert str(raised.value) == f"here: '{shown}' is a bad value for {field}: it takes {allowed}."
+
+
+@pytest.mark.parametrize("field", SPIN_FIELDS)
+def test_every_field_says_what_it_takes_in_words(field):
+    allowed = allowed_values(field)
+    assert allowed and not any(python in allowed for python in ("Literal", "None", "<class", "'", "[", "tuple"))
+
+
+# -- actors a spin names --------------------------------------------------------------------------------------------
+
+
+def test_an_unknown_actor_names_the_field_and_the_actors_there_are():
+    made = story("robbery")
+    with pytest.raises(UnknownName) as raised:
+        made.tell(apply(made.spin, {"focalizer": "@nobody"}))
+    assert str(raised.value) == (
+        "focalizer @nobody is not an actor in robbery; it takes one of @teller, @robber, and @guard, or none"
+    )
+    with pytest.raises(UnknownName, match=r"^narratee @nobody is not in robbery; it takes an actor .*focalizer"):
+        made.tell(apply(made.spin, {"narratee": "@nobody"}))
+
+
+def test_an_unknown_actor_in_a_spin_file_names_the_file_the_field_and_the_actors(tmp_path):
+    path = tmp_path / "nobody.toml"
+    path.write_text('summary = "Through nobody."\nfocalizer = "@nobody"\n', encoding="utf-8")
+    found = load_spin(str(path))
+    assert found.source == str(path)
+    made = story("robbery")
+    with pytest.raises(UnknownName) as raised:
+        made.check_spin(apply(made.spin, dict(found.overrides), source=found.source), source=found.source)
+    assert str(raised.value) == (
+        f"{path}: focalizer @nobody is not an actor in robbery; it takes one of @teller, @robber, and @guard, or none"
+    )
 
 
 # -- key=value settings ---------------------------------------------------------------------------------------------
@@ -179,8 +227,33 @@ def test_settings_override_named_spins():
     assert told[0] == "A twitchy man put on a Dora the Explorer mask."
 
 
-def test_a_later_filter_spin_replaces_the_earlier_filters():
-    assert spun(Spin(), ["hesitant", "surprise"], []).filters == ("surprise",)
+def test_named_spins_add_their_filters_up():
+    assert spun(Spin(), ["hesitant", "surprise"], []).filters == ("hesitant", "surprise")
+    assert spun(Spin(), ["hesitant", "surprise", "hesitant"], []).filters == ("hesitant", "surprise")
+    told = tell("robbery", "hesitant", "surprise")
+    assert any(word in told for word in ("um", "uh", "er,")) and "!" in told
+
+
+def test_a_filters_setting_still_gives_the_whole_list():
+    assert spun(Spin(), ["hesitant", "surprise"], ["filters=hedges"]).filters == ("hedges",)
+    assert spun(Spin(), ["hesitant"], ["filters=none"]).filters == ()
+    assert apply(Spin(filters=("hesitant",)), {"filters": ("surprise",)}).filters == ("surprise",)
+
+
+# -- the memoir -----------------------------------------------------------------------------------------------------
+
+
+def test_the_memoir_is_told_in_the_first_person_by_the_one_whose_story_it_is():
+    told = sentences(tell("robbery", "memoir"))
+    assert told[:2] == ["I put on my Dora the Explorer mask.", "I left the street."]
+    assert "He shot me in the chest." in told
+    guard = sentences(tell("robbery", "memoir", focalizer="@guard"))
+    assert guard[:2] == ["I was snoozing.", "I woke up."] and "I shot him in the chest." in guard
+
+
+def test_a_narratee_can_be_the_focalizer():
+    told = sentences(tell("robbery", narratee="focalizer", focalizer="@teller"))
+    assert told[0] == "You read some deposit slips."
 
 
 def test_describe_lists_every_field_once():

@@ -71,7 +71,7 @@ def test_a_time_point_with_the_perfect_is_pluperfect_before_it_and_future_perfec
 
 def test_a_time_point_before_every_event_is_a_prophecy_and_after_every_event_a_memoir():
     assert tell("robbery", time=-0.5) == tell("robbery", "prophecy")
-    assert tell("robbery", time=1000) == tell("robbery", "memoir")
+    assert tell("robbery", time=1000) == tell("robbery", "memoir", narrator=None)
 
 
 # -- out of order: anterior ------------------------------------------------------------------------------------

@@ -246,8 +246,12 @@ async def test_narrate_under_a_spin_by_name_list_or_settings(client: Client) -> 
     assert prophecy != plain and "You will leave the foyer" in prophecy
     assert (await client.ok("narrate", spin={"time": "before"}))["text"] == prophecy
     assert (await client.ok("narrate", spin=["prophecy"]))["text"] == prophecy
+    # The later spin wins where both set a field (time); the memoir's first person stays.
     memoir_then_prophecy = (await client.ok("narrate", spin=["memoir", "prophecy"]))["text"]
-    assert memoir_then_prophecy == prophecy
+    assert (
+        memoir_then_prophecy == (await client.ok("narrate", spin={"time": "before", "narrator": "focalizer"}))["text"]
+    )
+    assert "I will leave the foyer" in memoir_then_prophecy
     assert (await client.ok("narrate", spin=["prophecy", "memoir"]))["text"] != prophecy
     assert (await client.ok("narrate"))["text"] == plain
 

@@ -23,6 +23,7 @@ from server.engine.errors import TemplateError
 from server.engine.narrator.draft import Discourse, Draft, Told
 from server.engine.narrator.reference import THIRD_SINGULAR, Agreement, Reference
 from server.engine.narrator.templates import Caps, Deictic, FeatureWord, Phrase, Ref, Text, Token, Verb
+from server.engine.spin import person
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,8 +55,8 @@ def reference_for(draft: Draft) -> Reference:
     return Reference(
         draft.record.items,
         draft.concept,
-        draft.spin.narrator,
-        draft.spin.narratee,
+        person(draft.spin.narrator, draft.focalizer),
+        person(draft.spin.narratee, draft.focalizer),
         draft.discourse.mentioned,
     )
 
