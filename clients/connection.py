@@ -2,7 +2,7 @@
 
 A call, in order:
 1. While the link is down (a WebSocket reconnecting) the call waits, at most `outage` seconds, then fails
-   with ConnectionLost.
+   with NotSent (a ConnectionLost that says the call never went out, so it took no effect).
 2. It takes the next id and a future, and its message goes out over the transport.
 3. Its answer, matched by id, settles the future: the result decoded into the contract's struct, or a
    CallError with the protocol's code. An error without an id (the server could not read the message)
@@ -31,12 +31,12 @@ from typing import Any, Literal
 import aiohttp
 import msgspec
 
-from clients.transports import ConnectionLost, HttpTransport, Transport, WebSocketTransport
+from clients.transports import ConnectionLost, HttpTransport, NotSent, Transport, WebSocketTransport
 from protocol import messages as m
 from protocol.errors import Code
 from protocol.methods import BY_NAME
 
-__all__ = ["CallError", "Connection", "ConnectionLost", "Status"]
+__all__ = ["CallError", "Connection", "ConnectionLost", "NotSent", "Status"]
 
 log = logging.getLogger(__name__)
 
@@ -115,6 +115,11 @@ class Connection:
         self._reconnecting: asyncio.Task[None] | None = None
         self._closed = False
 
+    @property
+    def up(self) -> bool:
+        """Whether calls go out now (False while a dropped WebSocket is being opened again, or once closed)."""
+        return self._up.is_set() and not self._closed
+
     async def __aenter__(self) -> Connection:
         await self.open()
         return self
@@ -185,7 +190,7 @@ class Connection:
                 await self._wait_until_up(deadline)
             transport = self._transport
             if transport is None or self._closed:
-                raise ConnectionLost("the connection is not open")
+                raise NotSent("the connection is not open")
             ids, futures, data = self._prepare(calls, batch, loop)
             try:
                 answer = await transport.send(data)
@@ -206,9 +211,9 @@ class Connection:
             try:
                 await asyncio.wait_for(self._up.wait(), left)
             except TimeoutError:
-                raise ConnectionLost(f"no connection to {self.url} for {self.outage:g} s") from None
+                raise NotSent(f"no connection to {self.url} for {self.outage:g} s") from None
         if self._closed:
-            raise ConnectionLost("the connection is closed")
+            raise NotSent("the connection is closed")
 
     def _prepare(
         self, calls: Sequence[Call], batch: bool, loop: asyncio.AbstractEventLoop

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+from typing import Any
 
 from server.catalog import spin_names, world_names
 
@@ -27,6 +28,13 @@ def parser() -> argparse.ArgumentParser:
     play = commands.add_parser("play", help="play (or read) a world at a prompt")
     _story_arguments(play)
     play.add_argument("--auto", metavar="FILE", help="play the file's lines first, echoing each as '> line'")
+    play.add_argument(
+        "--resume",
+        metavar="TOKEN",
+        action=_Resume,
+        help="with --server: take back the session this token names (play prints it at the start, :state shows "
+        "it), its instance and actor its own",
+    )
     looks = play.add_argument_group(
         "at a terminal", "how the prompt looks and behaves when input and output are a terminal (else: plain lines)"
     )
@@ -80,8 +88,22 @@ def parser() -> argparse.ArgumentParser:
     return made
 
 
+class _Resume(argparse.Action):
+    """--resume TOKEN, which also stands in for the world or --instance that play otherwise needs."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, *given: Any) -> None:
+        namespace.resume = given[0]
+        if namespace.instance is None:
+            namespace.instance = ""  # not None: an instance is given (the session's), though not by id
+
+
 def _story_arguments(command: argparse.ArgumentParser) -> None:
-    command.add_argument("world", nargs="?", help="a world name or the path to a world file (optional with --instance)")
+    command.add_argument(
+        "world",
+        nargs="?",
+        help="a world name or the path to a world file (optional with --instance); the server reads world files on "
+        "its own machine, so with --server a file here is named by its absolute path, which must be there too",
+    )
     command.add_argument(
         "spin",
         nargs="*",

@@ -9,6 +9,15 @@ In order:
 3. A WebSocket connection, like every other client's, joined as --actor and --name, an author's session
    unless --player, with the key=value settings as its spin. Joining an existing instance, the named spins
    go to `join` instead, and settings given with them are handed on to be applied after joining.
+   With --resume TOKEN (play, with --server) there is no 2: the session the token names is taken back,
+   its instance and actor its own, and the last turn is told again as the opening.
+4. Playing on a --server, one line (stderr) says how to take the session back should play be cut off.
+5. At the end, however it comes — the end of input, `quit`, an error, SIGTERM or SIGHUP (the terminal
+   closed) — the session is left, best effort and quickly, so its actor is free for someone else. A signal
+   cancels what is under way; once all is closed the process ends by that signal.
+
+A world named by the path of a file here is sent by its absolute path: the server reads it on its own
+machine, from its own working directory, so that is where a relative path would be looked for.
 """
 
 from __future__ import annotations
@@ -16,9 +25,13 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import os
 import secrets
-from collections.abc import AsyncIterator, Callable
+import signal
+import sys
+from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from clients.connection import CallError, Connection, ConnectionLost, Status
@@ -28,6 +41,8 @@ from server.engine.spin import Spin, apply, parse_value
 
 LEAVING = 2.0
 """Seconds to wait for `leave` at the end (the server may be gone; it then lets the actor go by itself)."""
+ENDING_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
+"""Signals that end play as leaving does (SIGHUP: the terminal is gone; SIGTERM: asked to stop)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +72,10 @@ def spin_words(words: list[str]) -> tuple[list[str], dict[str, Any]]:
 @contextlib.asynccontextmanager
 async def attached(args: argparse.Namespace, on_status: Callable[[Status], None]) -> AsyncIterator[Attached]:
     names, settings = spin_words(args.spin)  # SpinError (a usage error) before anything starts
+    resume = getattr(args, "resume", None)
+    if resume is not None:
+        _check_resuming(args, names)
+    world = _world(args.world)
     async with contextlib.AsyncExitStack() as stack:
         if args.server:
             url, owner = args.server.rstrip("/"), args.author_token
@@ -65,23 +84,128 @@ async def attached(args: argparse.Namespace, on_status: Callable[[Status], None]
 
             owner = secrets.token_urlsafe(24)
             url = await stack.enter_async_context(hosted(in_process_config(owner), "127.0.0.1", 0))
-        if args.instance:
-            instance = args.instance
-            if args.world:
-                await _check_world(url, instance, args.world)
-            asked, later = (names, settings) if names else (settings, {})
+        if resume is not None:
+            conn = await stack.enter_async_context(Connection(url, on_status=on_status))
+            joined = await _resumed(conn, url, resume, world)
+            later = settings
         else:
-            async with Connection(url, transport="http", author_token=owner) as desk:
-                created = await desk.call("create", world=args.world, seed=args.seed, spin=names or None)
-            instance, asked, later = created.instance, settings, {}
-        author = None if args.player else owner
-        conn = await stack.enter_async_context(Connection(url, author_token=author, on_status=on_status))
-        joined = await conn.call("join", instance=instance, actor=args.actor, name=args.name, spin=asked or None)
+            asked: list[str] | dict[str, Any]
+            if args.instance:
+                instance = args.instance
+                if world:
+                    await _check_world(url, instance, world)
+                asked, later = (names, settings) if names else (settings, {})
+            else:
+                async with Connection(url, transport="http", author_token=owner) as desk:
+                    created = await desk.call("create", world=world, seed=args.seed, spin=names or None)
+                instance, asked, later = created.instance, settings, {}
+            author = None if args.player else owner
+            conn = await stack.enter_async_context(Connection(url, author_token=author, on_status=on_status))
+            joined = await conn.call("join", instance=instance, actor=args.actor, name=args.name, spin=asked or None)
+        if args.server and hasattr(args, "resume"):  # play: a session on a server outlives this process
+            print(f"[if play is cut off, --resume {joined.token} takes this session back]", file=sys.stderr)
+        leaving = Leaving(conn)
+        with leaving.on_signals():
+            try:
+                yield Attached(conn, joined, later, created=not args.instance and resume is None)
+            except BaseException:
+                if leaving.signalled is None:
+                    raise
+                # Ended by the signal: whatever the way out raised (a terminal that is gone) says nothing more.
+            finally:
+                await leaving.leave()
+    if leaving.signalled is not None:
+        leaving.die()
+
+
+class Leaving:
+    """Leaving the session once, best effort and quickly: at the end, or at once when a signal ends play (the
+    task that plays is then cancelled, and the process ends by the signal once all is closed)."""
+
+    def __init__(self, conn: Connection) -> None:
+        self.conn = conn
+        self.signalled: int | None = None
+        self._left = False
+        self._playing = asyncio.current_task()
+        self._ending: asyncio.Task[None] | None = None
+
+    async def leave(self) -> None:
+        if self._left:
+            return
+        self._left = True
+        with contextlib.suppress(CallError, ConnectionLost, TimeoutError):
+            await asyncio.wait_for(self.conn.call("leave"), LEAVING)
+
+    @contextlib.contextmanager
+    def on_signals(self) -> Iterator[None]:
+        loop = asyncio.get_running_loop()
+        caught = []
+        for signum in ENDING_SIGNALS:
+            with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):  # no such handling here
+                loop.add_signal_handler(signum, self._caught, signum)
+                caught.append(signum)
         try:
-            yield Attached(conn, joined, later, created=not args.instance)
+            yield
         finally:
-            with contextlib.suppress(CallError, ConnectionLost, TimeoutError):
-                await asyncio.wait_for(conn.call("leave"), LEAVING)
+            for signum in caught:
+                loop.remove_signal_handler(signum)
+
+    def _caught(self, signum: int) -> None:
+        if self.signalled is not None:
+            return
+        self.signalled = signum
+        self._ending = asyncio.get_running_loop().create_task(self._end())
+
+    async def _end(self) -> None:
+        await self.leave()
+        if self._playing is not None:
+            self._playing.cancel()
+
+    def die(self) -> None:
+        """End the process by the signal that ended play, as if it had not been caught."""
+        assert self.signalled is not None
+        signal.signal(self.signalled, signal.SIG_DFL)
+        os.kill(os.getpid(), self.signalled)
+
+
+def _world(world: str | None) -> str | None:
+    """A world as the server should be told it: the path of a file here made absolute (the server resolves a
+    relative one in its own working directory); a name as it is."""
+    if world is None or not (world.endswith(".py") or os.sep in world or "/" in world):
+        return world
+    path = Path(world).expanduser()
+    return str(path.resolve()) if path.is_file() else world
+
+
+def _check_resuming(args: argparse.Namespace, names: list[str]) -> None:
+    """--resume takes back a session as it was: where it plays and as whom are the session's own."""
+    if not args.server:
+        raise CallError(Code.INVALID_PARAMS, "--resume takes back a session on a server: give --server URL too")
+    if args.instance or args.actor:
+        raise CallError(Code.INVALID_PARAMS, "--resume takes back a session whose instance and actor are its own")
+    if names:
+        raise CallError(Code.INVALID_PARAMS, "with --resume, change the spin with key=value settings (or :spin)")
+
+
+async def _resumed(conn: Connection, url: str, token: str, world: str | None) -> m.JoinResult:
+    """The session a token names, taken back; as an opening, its last turn told again."""
+    try:
+        resumed: m.ResumeResult = await conn.call("resume", token=token)
+    except CallError as error:
+        why = "it was left, or has expired" if error.code == Code.NO_SESSION else error.message
+        raise CallError(error.code, f"cannot resume that session: {why}", error.data) from None
+    if world is not None:
+        await _check_world(url, resumed.instance, world)
+    print(f"[resumed: {resumed.actor} in instance {resumed.instance}, at turn {resumed.turn}]", file=sys.stderr)
+    told: m.Reply = await conn.call("narrate", window="turn")
+    return m.JoinResult(
+        token=token,
+        instance=resumed.instance,
+        actor=resumed.actor,
+        turn=resumed.turn,
+        text=told.text,
+        blocks=told.blocks,
+    )
 
 
 async def _check_world(url: str, instance: str, world: str) -> None:

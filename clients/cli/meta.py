@@ -58,6 +58,8 @@ Handler = Callable[[Desk, list[str]], Awaitable[Answer]]
 class Meta:
     name: str
     handler: Handler
+    keyed: bool = False
+    """About the keys: only where there are any (at a terminal), so only there in :help."""
 
     @property
     def help(self) -> str:
@@ -70,7 +72,7 @@ class MetaCommands:
     def __init__(self) -> None:
         self._all: dict[str, Meta] = {}
 
-    def add(self, name: str) -> Callable[[Handler], Handler]:
+    def add(self, name: str, *, keyed: bool = False) -> Callable[[Handler], Handler]:
         def register(handler: Handler) -> Handler:
             if name in self._all:
                 raise ValueError(f"meta command {name!r} is registered twice")
@@ -78,7 +80,7 @@ class MetaCommands:
                 raise ValueError(f"meta command {name!r} must be a coroutine function")
             if not (handler.__doc__ or "").strip().startswith(LEADER + name):
                 raise ValueError(f"meta command {name!r} needs a docstring starting with its usage, {LEADER}{name}")
-            self._all[name] = Meta(name, handler)
+            self._all[name] = Meta(name, handler, keyed)
             return handler
 
         return register
@@ -214,7 +216,8 @@ def standard() -> MetaCommands:
 
     @registry.add("state")
     async def state(desk: Desk, words: list[str]) -> Answer:
-        """:state — instance, world, actor, turn, room, what you carry, whether the story has ended."""
+        """:state — instance, world, actor, turn, room, what you carry, whether the story has ended, and the
+        session's token (`play --server URL --resume TOKEN` takes the session back if play is cut off)."""
         now: m.StateResult = await desk.conn.call("state")
         known = desk.scene.known
         carried = ", ".join(f"{tag} ({known[tag]})" if tag in known else tag for tag in now.inventory)
@@ -228,6 +231,7 @@ def standard() -> MetaCommands:
             "carrying": carried or "nothing",
             "ended": "yes" if now.ended else "no",
             "hash": now.hash,
+            "session": desk.conn.token or "none",
         }
         return "\n".join(f"{key}: {value}" for key, value in rows.items())
 
@@ -249,7 +253,7 @@ def standard() -> MetaCommands:
             for player in here.players
         ]
 
-    @registry.add("keys")
+    @registry.add("keys", keyed=True)
     async def keys(desk: Desk, words: list[str]) -> Answer:
         """:keys [vi | emacs] — switch the key bindings (F4 too), or set them."""
         wanted = words[0].lower() if words else None
@@ -259,12 +263,13 @@ def standard() -> MetaCommands:
 
     @registry.add("help")
     async def help_(desk: Desk, words: list[str]) -> Answer:
-        """:help — the meta commands (and keys); `help`, without the colon, asks the story for its directives."""
-        return "\n".join([*(meta.help for meta in registry), *desk.screen.keys_help()])
+        """:help — the meta commands; `help`, without the colon, asks the story for its directives."""
+        keys = desk.screen.keys_help()
+        return "\n".join([*(meta.help for meta in registry if keys or not meta.keyed), *keys])
 
     @registry.add("quit")
     async def quit_(desk: Desk, words: list[str]) -> Answer:
-        """:quit — leave the story (so do `quit`, and Ctrl-D at an empty prompt)."""
+        """:quit — leave the story (so does `quit`)."""
         return QUIT
 
     return registry

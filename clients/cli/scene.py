@@ -4,21 +4,33 @@ knows and the commands that would succeed now.
 It is refreshed after each turn with one batch (`state`, `spin`, `concept`, `actions` — cheap, and one round
 trip); the terminal's toolbar shows it and its completer offers its names and commands. Refreshes are
 coalesced: one runs at a time, and turns that come meanwhile ask for one more after it, never a queue.
+
+A concept's nodes say no more than a tag and a name, so two things are learnt on the way:
+- which tags are actors, and whose concepts this session may read: each tag the concept holds is asked about
+  once (`concept` with it as the actor: an actor's tree, "forbidden" for an actor not one's own to read, or
+  "unknown" for what is no actor), a few at a time, in a batch of its own;
+- a room's name as the actor was told it, its heading ("Foyer Bar", where the concept says "bar"): a reply
+  with one heading in it heads the room the actor is in after it, when the heading holds the room's name.
+Rooms are the places the actor has been.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Callable, Iterator
+import re
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from clients.connection import CallError, Connection, ConnectionLost, Status
 from protocol import messages as m
+from protocol.errors import Code
 
 COSMOS = "@cosmos"
 """The root of every tree: no name anyone types."""
+PROBES = 12
+"""Tags asked about at most per refresh, to learn which are actors (the rest at the next refreshes)."""
 
 
 @dataclass(eq=False)
@@ -37,11 +49,23 @@ class Scene:
     """Commands that would succeed now, as the server words them ("hang velvet cloak on small brass hook")."""
     link: Status | None = None
     """The connection's last status, if it ever dropped."""
+    actors: dict[str, bool] = field(default_factory=dict)
+    """Tags found to be actors (besides this session's own), each with whether its concept may be read here."""
+    rooms: set[str] = field(default_factory=set)
+    """The rooms the actor has been in (where `state` said it was)."""
+    headings: dict[str, str] = field(default_factory=dict)
+    """Room tag to the heading the actor was told it under ("Foyer Bar")."""
     listeners: list[Callable[[], None]] = field(default_factory=list)
     """Called after each refresh and status change (the terminal redraws its toolbar)."""
     _named: list[m.SpinInfo] | None = None
     _refreshing: asyncio.Task[None] | None = None
     _again: bool = False
+    _no_actors: set[str] = field(default_factory=set)
+    """Tags found to be no actor."""
+    _heading: str | None = None
+    """The one heading of the last narration told to the reader, until a refresh says which room it heads."""
+    _tellings: int = 0
+    _opened: bool = False
 
     @classmethod
     def of(cls, conn: Connection, joined: m.JoinResult) -> Scene:
@@ -49,13 +73,44 @@ class Scene:
 
     @property
     def room_name(self) -> str:
-        """The room as the actor knows it ("foyer"), else its tag, else nothing."""
-        return "" if self.room is None else self.known.get(self.room, self.room)
+        """The room as the actor was told it ("Foyer Bar"), else as its concept names it ("bar"), else its tag,
+        else nothing."""
+        if self.room is None:
+            return ""
+        return self.headings.get(self.room) or self.known.get(self.room, self.room)
 
     @property
     def names(self) -> list[str]:
         """The names of things the actor knows, each once, in the concept's order."""
         return list(dict.fromkeys(self.known.values()))
+
+    def things(self, *, looking: bool = False) -> list[str]:
+        """The names a command's object may be, each once: what the actor knows but the rooms it has been in;
+        with `looking` (after a verb that looks at what it names), the room it is in too."""
+        away = self.rooms - {self.room} if looking else self.rooms
+        return list(dict.fromkeys(name for tag, name in self.known.items() if tag not in away))
+
+    @property
+    def askable(self) -> list[str]:
+        """The actors whose concepts this session may read: its own, then those it was found to be allowed."""
+        return [self.actor, *(tag for tag, allowed in self.actors.items() if allowed)]
+
+    @property
+    def actor_tags(self) -> list[str]:
+        """Every actor known to be one, this session's own first."""
+        return [self.actor, *self.actors]
+
+    def told(self, blocks: Sequence[m.Block]) -> None:
+        """Narration was shown to the reader (its own turn, a retelling; not news of others' turns). One
+        heading in it heads the room the actor is in, as the next refresh will say. The first telling is the
+        opening: it may begin with the story's title, and every refresh asks after it."""
+        headings = [block.text for block in blocks if block.kind == "heading"]
+        if not self._opened and len(headings) > 1 and blocks[0].kind == "heading":
+            headings = headings[1:]
+        if self._opened:
+            self._tellings += 1  # a refresh under way may have asked before this turn was taken
+        self._opened = True
+        self._heading = headings[0] if len(headings) == 1 else None
 
     # -- keeping up ---------------------------------------------------------------------------------------
 
@@ -85,18 +140,49 @@ class Scene:
                 await self.refresh()
 
     async def refresh(self) -> None:
-        """Ask for state, spin, concept and actions in one batch; keep whatever came back."""
+        """Ask for state, spin, concept and actions in one batch; keep whatever came back. Then ask about the
+        tags not yet known to be actors or not."""
+        tellings = self._tellings
         state, spin, concept, actions = await self.conn.batch(
             [("state", {}), ("spin", {}), ("concept", {}), ("actions", {})]
         )
         if isinstance(state, m.StateResult):
             self.world, self.turn, self.room, self.ended = state.world, state.turn, state.room, state.ended
+            if state.room is not None:
+                self.rooms.add(state.room)
         if isinstance(spin, m.SpinResult):
             self.spin = spin.spin
         if isinstance(concept, m.ConceptResult):
             self.known = {node.tag: node.name for node in _walk(concept.tree) if node.tag not in (COSMOS, self.actor)}
         if isinstance(actions, m.ActionsResult):
             self.actions = actions.commands
+        if tellings == self._tellings:  # no narration came meanwhile: the state is the one after the last
+            self._place_heading()
+        self.changed()
+        await self._probe()
+
+    def _place_heading(self) -> None:
+        heading, self._heading = self._heading, None
+        name = self.known.get(self.room or "")
+        if heading is not None and self.room is not None and name and _words(name) <= _words(heading):
+            self.headings[self.room] = heading
+
+    async def _probe(self) -> None:
+        """Ask about a few tags the concept holds that are not yet known to be actors or not (rooms aside)."""
+        asked = [
+            tag for tag in self.known if tag not in self.actors and tag not in self._no_actors and tag not in self.rooms
+        ][:PROBES]
+        if not asked:
+            return
+        answers = await self.conn.batch([("concept", {"actor": tag}) for tag in asked])
+        for tag, answer in zip(asked, answers, strict=True):
+            if isinstance(answer, m.ConceptResult):
+                self.actors[tag] = True
+            elif isinstance(answer, CallError) and answer.code == Code.FORBIDDEN:
+                self.actors[tag] = False
+            elif isinstance(answer, CallError) and answer.code == Code.UNKNOWN:
+                self._no_actors.add(tag)
+            # anything else (too many requests): asked again at the next refresh
         self.changed()
 
     def heard(self, status: Status) -> None:
@@ -126,6 +212,10 @@ class Scene:
         """Ask for the named spins in the background, so completion can offer them."""
         with contextlib.suppress(CallError, ConnectionLost):
             await self.named_spins()
+
+
+def _words(text: str) -> set[str]:
+    return set(re.findall(r"[\w']+", text.lower()))
 
 
 def _walk(node: m.Node) -> Iterator[m.Node]:

@@ -12,6 +12,11 @@ class ConnectionLost(Exception):
     """No answer came: the server could not be reached, or the connection dropped before it answered."""
 
 
+class NotSent(ConnectionLost):
+    """The call never left: the link was down for longer than the caller would wait, or closed. Unlike a
+    ConnectionLost that comes after the call went out, it certainly took no effect, so it may be made again."""
+
+
 class Owner(Protocol):
     """What a transport needs of the connection it carries messages for."""
 

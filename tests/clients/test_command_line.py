@@ -4,8 +4,11 @@ server by default, or a running `curveship serve` attached with --server (and --
 from __future__ import annotations
 
 import asyncio
+import os
+import signal
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -24,7 +27,7 @@ def test_tell_attached_to_a_server_tells_what_the_in_process_server_tells(served
 def test_play_with_settings_tells_the_opening_under_them_too() -> None:
     done = curveship("play", "cloak", "memoir", "time=before", stdin="w\n")
     assert done.returncode == 0
-    assert "That hall will be grand" in done.stdout and "You will leave the foyer." in done.stdout
+    assert "That hall will be grand" in done.stdout and " will leave the foyer." in done.stdout
 
 
 def test_author_permission_comes_from_the_servers_token(served: Served) -> None:
@@ -125,3 +128,60 @@ def test_serve_says_where_it_listens_and_stops_on_ctrl_c(tmp_path) -> None:
     process.send_signal(2)
     out, err = process.communicate(timeout=10)
     assert process.returncode == 0 and out.endswith("stopped\n") and "Traceback" not in err
+
+
+def test_a_world_file_named_by_a_relative_path_is_found_wherever_the_server_runs(served: Served, tmp_path) -> None:
+    here = tmp_path / "elsewhere"
+    (here / "mine").mkdir(parents=True)
+    (here / "mine" / "porch.py").write_text(Path(ROOT, PAIR).read_text())
+    done = subprocess.run(  # the server runs in the repository; this reader in a folder of its own
+        [sys.executable, "-m", "clients.cli.main", "play", "mine/porch.py", "--server", served.url],
+        input="look\n",
+        env={**os.environ, "PYTHONPATH": str(ROOT), "CURVESHIP_AUTHOR_TOKEN": served.token},
+        capture_output=True,
+        text=True,
+        cwd=here,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "wooden porch" in done.stdout
+
+
+def test_sigterm_leaves_the_story_before_play_ends(served: Served) -> None:
+    instance = asyncio.run(_create(served, PAIR))
+    play = subprocess.Popen(
+        [sys.executable, "-m", "clients.cli.main", "play", "--server", served.url, "--instance", instance],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+    )
+    try:
+        assert play.stdout is not None
+        while "porch" not in play.stdout.readline():
+            pass
+        assert asyncio.run(_players(served, instance)) == ["@ann"]
+        play.send_signal(signal.SIGTERM)
+        assert play.wait(timeout=WAIT) == -signal.SIGTERM  # ended by the signal, as a process should be
+        assert asyncio.run(_players(served, instance)) == []  # but only once it had left
+    finally:
+        if play.poll() is None:
+            play.kill()
+        play.communicate()
+
+
+async def _players(served: Served, instance: str) -> list[str]:
+    async with Connection(served.url, transport="http") as conn:
+        found = await conn.call("instances")
+    return [player.actor for each in found.instances if each.instance == instance for player in each.players]
+
+
+def test_resume_needs_a_server_and_a_session_it_knows(served: Served) -> None:
+    alone = curveship("play", "--resume", "x" * 32)
+    assert alone.returncode == 2 and "give --server URL too" in alone.stderr
+    unknown = curveship("play", "--server", served.url, "--resume", "x" * 32)
+    assert unknown.returncode == 1 and "cannot resume that session: it was left, or has expired" in unknown.stderr
+    both = curveship("play", "--server", served.url, "--resume", "x" * 32, "--instance", "abc")
+    assert both.returncode == 2 and "instance and actor are its own" in both.stderr

@@ -7,7 +7,7 @@ import asyncio
 
 import pytest
 
-from clients.connection import CallError, Connection, ConnectionLost, Status
+from clients.connection import CallError, Connection, ConnectionLost, NotSent, Status
 from protocol import messages as m
 from protocol.errors import Code
 from tests.clients.conftest import AUTHOR, FAST, PAIR, WAIT, Running
@@ -177,8 +177,24 @@ async def test_a_call_fails_clearly_when_the_server_stays_away(running: Running)
     async with Connection(running.url, on_status=heard.append, backoff=FAST, outage=0.3) as conn:
         await conn.call("join", instance=(await conn.call("create", world="cloak")).instance)
         await _dropped(running, heard)
-        with pytest.raises(ConnectionLost, match="no connection"):
+        with pytest.raises(NotSent, match="no connection"):
             await conn.call("state")
+
+
+async def test_a_command_that_waited_in_vain_is_said_not_sent_and_was_not_taken(keeping: Running) -> None:
+    heard: list[Status] = []
+    async with Connection(keeping.url, on_status=heard.append, backoff=FAST, outage=0.3) as conn:
+        await conn.call("join", instance=(await conn.call("create", world="cloak")).instance)
+        await _dropped(keeping, heard)
+        with pytest.raises(NotSent):
+            await conn.call("command", text="w")
+        assert not conn.up
+        await keeping.listen()
+        async with asyncio.timeout(WAIT):
+            while not conn.up:
+                await asyncio.sleep(0.01)
+        assert (await conn.call("state")).turn == 0  # never taken: it may be sent again
+        assert (await conn.call("command", text="w")).turn == 1
 
 
 async def test_a_session_the_new_server_does_not_know_is_reported_lost(running: Running) -> None:

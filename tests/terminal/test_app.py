@@ -64,7 +64,7 @@ async def test_a_game_played_at_the_terminal(server, keyboard, recording):
     assert "You put your velvet cloak on a small brass hook." in text.split("time = after")[1]  # :narrate 1
     assert "there is no meta command :nonsense" in text
     assert "You left the cloakroom." in text  # the spin changed the telling
-    assert at.toolbar() == " cloak · @operagoer · foyer · turn 3 · after, chronicle · emacs (F4)"
+    assert at.toolbar() == " cloak · @operagoer · Foyer of the Opera House · turn 3 · after, chronicle · emacs (F4)"
 
 
 async def test_what_another_player_does_appears_while_a_line_is_half_typed(server, keyboard, recording):

@@ -7,15 +7,16 @@ from prompt_toolkit.completion import CompleteEvent
 from prompt_toolkit.document import Document
 
 from clients.cli.meta import standard
+from clients.cli.scene import Scene
 from clients.cli.terminal.completer import StoryCompleter
 from tests.terminal.scenes import cloakroom
 
 METAS = standard().names
 
 
-def offered(text: str) -> list[str]:
+def offered(text: str, scene: Scene | None = None) -> list[str]:
     """What Tab offers for `text` with the cursor at its end, each as the line would read after it."""
-    completer = StoryCompleter(cloakroom(), METAS)
+    completer = StoryCompleter(scene or cloakroom(), METAS)
     document = Document(text, len(text))
     return [text[: len(text) + c.start_position] + c.text for c in completer.get_completions(document, CompleteEvent())]
 
@@ -36,7 +37,16 @@ def test_commands_that_would_succeed_now_come_first_and_whole():
 def test_a_later_word_completes_to_the_names_the_actor_knows():
     assert "hang small brass hook" in offered("hang sm")
     assert "hang hook" in offered("hang ho")  # a name's later word alone
+    assert "hang brass hook" in offered("hang br")  # or the name from it on
     assert not any(line.endswith("operagoer") for line in offered("x op"))  # not the actor itself
+
+
+def test_each_thing_is_offered_once_and_rooms_only_to_look_at_where_one_is():
+    things = [line for line in offered("hang ") if line not in ("hang on", "hang up")]
+    assert things == ["hang small brass hook", "hang velvet cloak"]  # not "cloak" again, nor the rooms
+    assert "x cloakroom" in offered("x ") and "look at cloakroom" in offered("look at ")
+    assert "x foyer" not in offered("x ")  # a room one is not in is not there to look at
+    assert offered("hang fo") == []
 
 
 def test_after_a_name_the_verbs_small_words_come_first():
@@ -63,8 +73,29 @@ def test_meta_commands_their_spins_fields_and_values():
     assert ":spin narrator @operagoer" in offered(":spin narrator @")
     assert ":narrate turn" in offered(":narrate tu")
     assert ":sp memoir" in offered(":sp me")  # a shortened meta command still knows its arguments
-    assert offered(":concept @cl") == [":concept @cloakroom", ":concept @cloak"]  # as the concept lists them
     assert offered(":keys v") == [":keys vi"]
+
+
+def test_concept_offers_only_the_actors_whose_concepts_may_be_read():
+    assert offered(":concept ") == [":concept @operagoer"]  # no rooms, no things
+    scene = cloakroom()
+    scene.known |= {"@guard": "burly guard", "@robber": "twitchy man"}
+    scene.actors = {"@guard": True, "@robber": False}  # an author of a world that forbids reading the robber?
+    assert offered(":concept @", scene) == [":concept @operagoer", ":concept @guard"]
+    assert offered("concept ", scene) == ["concept tree", "concept @operagoer", "concept @guard"]
+    assert ":spin narrator @robber" in offered(":spin narrator @", scene)  # any actor may narrate
+
+
+def test_a_directives_arguments_are_completed_as_the_directive_takes_them():
+    spun = offered("spin ")
+    assert {"spin prophecy", "spin memoir", "spin time", "spin order"} <= set(spun)
+    assert not {"spin velvet cloak", "spin cloak", "spin foyer"} & set(spun)
+    assert offered("spin time ") == ["spin time after", "spin time before", "spin time during"]
+    assert offered("spin order=re") == ["spin order=retrograde"]
+    assert offered("spin prophecy ") == [] and offered("spin time after ") == []  # one setting at a time
+    assert offered("undo ") == [] and offered("save ") == []
+    assert offered("world ") == ["world tree"]
+    assert "light level" in offered("light ") and "light velvet cloak" in offered("light ")  # a verb too
 
 
 def test_nothing_is_offered_twice_or_what_is_typed_already():

@@ -25,3 +25,19 @@ def test_meta_commands_answer_in_plain_lines_and_take_no_turn():
     assert ":s could be :spin or :state" in out
     assert "turn: 1\nroom: @cloakroom" in out  # w was the only turn
     assert "This hall" not in out.split("turn: 1")[1]  # :q left before `look`
+
+
+def test_help_in_plain_lines_names_no_keys():
+    done = subprocess.run(
+        [sys.executable, "-m", "clients.cli.main", "play", "cloak"],
+        input=":help\n",
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    helped = done.stdout.split("opera house.", 1)[1]
+    assert ":spin" in helped and ":quit" in helped
+    assert ":keys" not in helped and "F4" not in helped and "Ctrl-" not in helped  # there are no keys here

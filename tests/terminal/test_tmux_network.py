@@ -1,18 +1,22 @@
 """`curveship play --server` in a real terminal (tmux) against a `curveship serve` process: another player's
-doings shown above a half-typed line in a two-player bank game, and a server killed and restarted in the
-middle of play, which the client says and survives."""
+doings shown above a half-typed line in a two-player bank game; a server killed and restarted in the
+middle of play, which the client says and survives, keeping a line typed meanwhile unsent; a closed window
+or SIGTERM leaving the story; a session cut off and taken back with --resume."""
 
 from __future__ import annotations
 
 import asyncio
+import os
 import re
+import signal
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from clients.connection import Connection
-from tests.terminal.tmux import MISSING, Server, lines_of, prompt_line, toolbar
+from tests.terminal.tmux import MISSING, WAIT, Server, Terminal, lines_of, prompt_line, toolbar
 
 pytestmark = pytest.mark.skipif(MISSING, reason="tmux is not installed (and $CI is not set)")
 
@@ -38,7 +42,7 @@ async def robber_goes_in(url: str, instance: str) -> str:
 
 def test_another_players_turn_appears_above_a_half_typed_line(terminal, serving):
     terminal.run("play", "bank", "--server", serving.url, "--actor", "@teller", "--name", "Tess")
-    screen = terminal.wait_for_prompt(bar=" bank · @teller · vestibule · turn 0")
+    screen = terminal.wait_for_prompt(bar=" bank · @teller · Vestibule · turn 0")
     found = re.search(r"\[instance ([\w-]+): others join with --server", screen)
     assert found, screen
     terminal.type("look at sl")
@@ -62,9 +66,9 @@ def test_another_players_turn_appears_above_a_half_typed_line(terminal, serving)
 
 def test_a_server_restart_is_said_and_survived(terminal, serving):
     terminal.run("play", "cloak", "--server", serving.url)
-    terminal.wait_for_prompt(bar=" cloak · @operagoer · foyer · turn 0")
+    terminal.wait_for_prompt(bar=" cloak · @operagoer · Foyer of the Opera House · turn 0")
     terminal.enter("w")
-    terminal.wait_for(lambda screen: " cloakroom · turn 1" in toolbar(screen), what="turn 1")
+    terminal.wait_for(lambda screen: " Cloakroom · turn 1" in toolbar(screen), what="turn 1")
     terminal.wait_for_prompt()
 
     serving.kill()  # SIGKILL: no goodbye to anyone
@@ -80,3 +84,84 @@ def test_a_server_restart_is_said_and_survived(terminal, serving):
     terminal.wait_for_prompt()
     terminal.enter(":quit")
     terminal.wait_for("[exited 0]")
+
+
+def test_a_line_typed_while_the_server_is_away_is_not_sent_and_stays_to_be_sent(terminal, serving):
+    terminal.run("play", "cloak", "--server", serving.url)
+    terminal.wait_for_prompt(bar=" cloak · @operagoer · Foyer of the Opera House · turn 0")
+    serving.kill()
+    terminal.wait_for(lambda screen: toolbar(screen).startswith(" reconnecting… "), what="the toolbar's alarm")
+    terminal.enter("w")
+    screen = terminal.wait_for("not sent: there is no connection to the server")
+    assert prompt_line(screen) == "> w"  # still in the input, not taken
+    serving.start()
+    terminal.wait_for(lambda screen: "not sent" not in screen and "[reconnected]" in screen, what="back")
+    terminal.wait_for_prompt("w")
+    terminal.press("Enter")  # sent now, once
+    screen = terminal.wait_for(lambda screen: " Cloakroom · turn 1" in toolbar(screen), what="the turn taken")
+    assert "may or may not" not in screen
+
+
+async def _players(url: str, instance: str) -> list[str]:
+    async with Connection(url, transport="http") as desk:
+        found = await desk.call("instances")
+    return [player.actor for each in found.instances if each.instance == instance for player in each.players]
+
+
+def players_once_settled(url: str, instance: str, wanted: list[str]) -> list[str]:
+    """Who plays the instance, asked until it is `wanted` (or the wait is over: then as it is)."""
+    deadline = time.monotonic() + WAIT
+    while (now := asyncio.run(_players(url, instance))) != wanted and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return now
+
+
+def started(terminal: Terminal, url: str) -> tuple[str, str]:
+    """Play Cloak of Darkness on the server in the window; the instance, and the session's token as said."""
+    terminal.run("play", "cloak", "--server", url)
+    screen = terminal.wait_for_prompt(bar=" cloak · ")
+    joined = " ".join(lines_of(screen))  # the token's line may be wrapped
+    instance = re.search(r"\[instance ([\w-]+): others join with", joined)
+    token = re.search(r"\[if play is cut off, --resume (\S+) takes this session back\]", joined.replace(" \n", ""))
+    assert instance and token, screen
+    assert players_once_settled(url, instance.group(1), ["@operagoer"]) == ["@operagoer"]
+    return instance.group(1), token.group(1)
+
+
+def test_closing_the_window_leaves_the_story_so_the_actor_is_free_again(terminal, serving):
+    instance, _ = started(terminal, serving.url)
+    terminal.close_window()  # SIGHUP
+    assert players_once_settled(serving.url, instance, []) == []
+
+    async def take_the_actor() -> str:
+        async with Connection(serving.url) as someone:
+            return str((await someone.call("join", instance=instance, name="Sam")).actor)
+
+    assert asyncio.run(take_the_actor()) == "@operagoer"
+
+
+def test_sigterm_leaves_the_story_and_ends_play_as_sigterm_does(terminal, serving):
+    instance, _ = started(terminal, serving.url)
+    os.kill(terminal.program(), signal.SIGTERM)
+    screen = terminal.wait_for("[exited 143]")  # 128 + SIGTERM: ended by the signal, after leaving
+    assert "Traceback" not in screen
+    assert players_once_settled(serving.url, instance, []) == []
+
+
+def test_a_session_cut_off_is_taken_back_with_resume(terminal, serving):
+    instance, token = started(terminal, serving.url)
+    terminal.enter("w")
+    terminal.wait_for(lambda screen: " Cloakroom · turn 1" in toolbar(screen), what="turn 1")
+    os.kill(terminal.program(), signal.SIGKILL)  # no leaving: the server keeps the session
+    terminal.wait_for("[exited 137]")
+
+    terminal.run("play", "--server", serving.url, "--resume", token)
+    screen = terminal.wait_for_prompt(bar=" cloak · @operagoer · Cloakroom · turn 1")
+    assert f"[resumed: @operagoer in instance {instance}, at turn 1]" in screen
+    assert "Hooks once lined the walls" in screen  # the last turn, told again
+    terminal.enter(":state")
+    terminal.wait_for(f"session: {token}")
+    terminal.enter("hang cloak on hook")
+    screen = terminal.wait_for(lambda screen: " turn 2" in toolbar(screen), what="turn 2, played on")
+    assert "You put your velvet cloak on the hook." in screen
+    assert players_once_settled(serving.url, instance, ["@operagoer"]) == ["@operagoer"]

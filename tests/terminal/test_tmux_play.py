@@ -26,10 +26,12 @@ def test_cloak_of_darkness_played_to_the_end(terminal):
     terminal.run("play", "cloak")
     screen = terminal.wait_for_prompt(bar=" cloak · ")
     assert "Hurrying through the rainswept November night" in screen
-    assert toolbar(screen).startswith(" cloak · @operagoer · foyer · turn 0 · during, chronicle")
+    # The room as the story heads it, not as the concept names it ("foyer").
+    assert toolbar(screen).startswith(" cloak · @operagoer · Foyer of the Opera House · turn 0 · during, chronicle")
     assert "Cloakroom" in turn(terminal, "w", 1)
     assert "You put your velvet cloak on the hook." in turn(terminal, "hang cloak on hook", 2)
     assert "Foyer Bar" in (turn(terminal, "e", 3) and turn(terminal, "s", 4))
+    terminal.wait_for(lambda screen: " · Foyer Bar · turn 4" in toolbar(screen), what="the bar, as it is headed")
     screen = turn(terminal, "read message", 5)
     assert "YOU HAVE WON" in screen and "*** The story has ended." in screen
     assert "turn 5, ended" in toolbar(screen)
@@ -43,6 +45,10 @@ def test_tab_completes_commands_names_and_meta_commands(terminal):
     terminal.type("take off v")
     terminal.press("Tab")
     terminal.wait_for_prompt("take off velvet cloak")
+    terminal.press("C-u")
+    terminal.type("spin prop")  # a directive's argument: a named spin, not a thing
+    terminal.press("Tab")
+    terminal.wait_for_prompt("spin prophecy")
     terminal.press("C-u")
     terminal.type(":sp")
     terminal.press("Tab")
@@ -79,11 +85,11 @@ def test_history_is_kept_between_games_and_recalled_with_up(terminal):
 def test_the_toolbar_follows_the_room_the_turn_the_spin_and_the_keys(terminal):
     terminal.run("play", "cloak", "--vi")
     screen = terminal.wait_for_prompt(bar=" cloak · ")
-    assert toolbar(screen) == " cloak · @operagoer · foyer · turn 0 · during, chronicle · vi (F4)"
+    assert toolbar(screen) == " cloak · @operagoer · Foyer of the Opera House · turn 0 · during, chronicle · vi (F4)"
     turn(terminal, "w", 1)
     terminal.enter(":spin prophecy")
     screen = terminal.wait_for(lambda screen: "before, chronicle" in toolbar(screen), what="the new spin")
-    assert toolbar(screen) == " cloak · @operagoer · cloakroom · turn 1 · before, chronicle · vi (F4)"
+    assert toolbar(screen) == " cloak · @operagoer · Cloakroom · turn 1 · before, chronicle · vi (F4)"
     terminal.press("F4")
     terminal.wait_for(lambda screen: toolbar(screen).endswith("emacs (F4)"), what="emacs keys")
     assert "You will put your velvet cloak on the hook." in turn(terminal, "hang cloak on hook", 2)
@@ -131,3 +137,32 @@ def test_no_color_keeps_bold_and_drops_colour(terminal):
     coded = terminal.screen("-e")
     assert not COLOUR.search(coded)
     assert "\x1b[1mFoyer of the Opera House" in coded
+
+
+def test_ctrl_l_and_a_line_typed_at_once_come_out_in_order(terminal):
+    terminal.run("play", "cloak")
+    terminal.wait_for_prompt(bar=" cloak · ")
+    turn(terminal, "w", 1)
+    terminal.press("C-l", "inputs", "Enter")  # in one go, as a quick typist's keys come
+
+    def answered(screen: str) -> bool:
+        return "  1. w" in screen and prompt_line(screen) == ">"
+
+    screen = [line.rstrip() for line in lines_of(terminal.wait_for(answered, what="the inputs"))]
+    assert "  Hurrying through the rainswept November night" not in "\n".join(screen)  # the screen was cleared
+    again, typed, answer = screen.index("  You leave the foyer."), screen.index("> inputs"), screen.index("  1. w")
+    assert again < typed < answer  # the last reply again, then the line, then its answer
+
+    terminal.press("C-l", ":state", "Enter")
+    screen = [line.rstrip() for line in lines_of(terminal.wait_for("hash: ", what=":state"))]
+    again, typed, answer = screen.index("  1. w"), screen.index("> :state"), screen.index("world: cloak")
+    assert again < typed < answer
+    assert "> inputs" not in screen
+
+
+def test_help_lists_the_keys_at_a_terminal(terminal):
+    terminal.run("play", "cloak")
+    terminal.wait_for_prompt(bar=" cloak · ")
+    terminal.enter(":help")
+    screen = terminal.wait_for("Ctrl-D on an empty line")
+    assert ":keys [vi | emacs]" in screen and "F4 — switch" in screen

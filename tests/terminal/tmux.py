@@ -111,6 +111,18 @@ class Terminal:
 
         return self.wait_for(ready, what=f"the prompt {wanted!r}" + (f" and {bar!r} in the toolbar" if bar else ""))
 
+    def program(self) -> int:
+        """The process id of the `curveship` running in the window (the shell's child)."""
+        shell = self.tmux("display-message", "-p", "-t", "play", "#{pane_pid}").strip()
+        found = subprocess.run(["ps", "-o", "pid=", "--ppid", shell], capture_output=True, text=True, check=False)
+        children = found.stdout.split()
+        assert len(children) == 1, f"the window runs {children!r}, not one program"
+        return int(children[0])
+
+    def close_window(self) -> None:
+        """Close the window, as a person closes a terminal: what runs in it is sent SIGHUP."""
+        self.tmux("kill-session", "-t", "play")
+
     def resize(self, width: int, height: int) -> None:
         self.tmux("resize-window", "-t", "play", "-x", str(width), "-y", str(height))
 

@@ -8,10 +8,13 @@ In order:
    a connection status, a library's warning) appears above it and never through the line being typed; the
    scene is refreshed, and the named spins asked for, in the background.
 3. `lines` awaits `prompt_async` again and again: Ctrl-C clears the line, Ctrl-D (or the end of input) ends.
+   While the connection is down, a line that needs the server is not taken: Enter says it was not sent and
+   leaves it in the input, to be sent with Enter once the connection is back.
 4. Meanwhile, play's notification task prints through the Printer, which erases the prompt, prints, and
    draws the prompt again with the half-typed line as it was; each turn and notification refreshes the scene,
    and the toolbar is redrawn when it changes.
-5. When the terminal's width changes, the last narration is shown again, wrapped to the new width.
+5. When the terminal's width changes, the last narration is shown again, wrapped to the new width; Ctrl-L
+   clears the screen and shows it again at once, before any key typed after it.
 """
 
 from __future__ import annotations
@@ -23,14 +26,18 @@ from typing import Any, ClassVar
 
 from prompt_toolkit import PromptSession
 from prompt_toolkit.auto_suggest import AutoSuggestFromHistory
+from prompt_toolkit.buffer import ValidationState
 from prompt_toolkit.cursor_shapes import ModalCursorShapeConfig
+from prompt_toolkit.document import Document
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.history import History, InMemoryHistory
 from prompt_toolkit.input import Input
 from prompt_toolkit.output import Output, create_output
 from prompt_toolkit.patch_stdout import patch_stdout
 from prompt_toolkit.shortcuts import CompleteStyle
+from prompt_toolkit.validation import ValidationError, Validator
 
+from clients.cli.meta import LEADER, is_meta
 from clients.cli.scene import Scene
 from clients.cli.screen import KeyMode, Notice, Screen
 from clients.cli.status import SAYINGS
@@ -49,6 +56,9 @@ PROMPT: StyleAndTextTuples = [("", "\n"), ("class:prompt", "> ")]
 PLAIN_PROMPT = "> "
 MENU_LINES = 6
 """Lines kept free below the prompt for the completion menu."""
+OFFLINE = ("quit", "q", "exit game", ":quit", ":help", ":keys")
+"""Lines answered without the server (play's own words for leaving, and meta commands that need no call)."""
+NOT_SENT = "not sent: there is no connection to the server (reconnecting…); Enter sends it once it is back"
 
 
 class TerminalScreen(Screen):
@@ -80,7 +90,9 @@ class TerminalScreen(Screen):
             reserve_space_for_menu=0 if self.plain else MENU_LINES,
             auto_suggest=None if self.plain else AutoSuggestFromHistory(),
             bottom_toolbar=None if self.plain else self._toolbar,
-            key_bindings=bindings(lambda: self.printer.redraw()),
+            key_bindings=bindings(self.printer.cleared),
+            validator=Connected(scene, metas),
+            validate_while_typing=False,
             style=style(options.look),
             color_depth=color_depth(options.look),
             include_default_pygments_style=False,
@@ -133,6 +145,8 @@ class TerminalScreen(Screen):
         self.printer.story(blocks, news=news)
         if news:
             self.scene.stale()
+        else:
+            self.scene.told(blocks)
 
     def listing(self, text: str) -> None:
         self.printer.text(text, "listing", hanging=HANGING)
@@ -148,6 +162,10 @@ class TerminalScreen(Screen):
 
     def status(self, status: Status) -> None:
         self.notice(SAYINGS[status], "link")
+        buffer = self.session.default_buffer
+        buffer.validation_state = ValidationState.UNKNOWN  # Enter asks again whether a line can be sent
+        if status is not Status.RECONNECTING:
+            buffer.validation_error = None  # "not sent" no longer holds
         self.scene.heard(status)
 
     def keys(self, mode: KeyMode | None) -> str:
@@ -169,3 +187,25 @@ class TerminalScreen(Screen):
         """Before each drawing of the prompt: after a change of width, show the last narration again."""
         if self.printer.resized():
             self.printer.redraw(clear=True)
+
+
+class Connected(Validator):
+    """Enter takes a line only if it can be sent: while the connection is down, a line that needs the server
+    stays in the input, saying it was not sent (a call would wait for the link, and then fail unsent)."""
+
+    def __init__(self, scene: Scene, metas: Sequence[str]) -> None:
+        self.scene = scene
+        self.metas = list(metas)
+
+    def validate(self, document: Document) -> None:
+        if self.scene.link is Status.RECONNECTING and document.text.strip() and not self._offline(document.text):
+            raise ValidationError(len(document.text), NOT_SENT)
+
+    def _offline(self, line: str) -> bool:
+        words = line.strip().lower().split()
+        said = " ".join(words)
+        if is_meta(line):  # a shortened meta command, as it would be found
+            name = LEADER + words[0].removeprefix(LEADER)
+            fits = [meta for meta in self.metas if meta.startswith(name)]
+            said = name if name in self.metas or len(fits) != 1 else fits[0]
+        return said in OFFLINE

@@ -5,10 +5,13 @@ For a command (after the last `;` or `.`, where a new one begins), in this order
    directives of more than one word ("light level");
 2. the first word: the standard verbs, directives, directions, and the world's own verbs (first words of its
    actions); a later word: after a thing's name, the small words the verb's word orders go on with ("on",
-   "from"); after a verb of motion, directions; the names of things the actor knows (whole, or their later
-   words); the verb's small words.
+   "from"); after a verb of motion, directions; the things the actor knows, one name each (whole, or from
+   the later word being typed: "cloak" for "velvet cloak"), never the rooms it has been in, except the one
+   it is in after a verb that looks ("x foyer"); the verb's small words.
+3. a directive's arguments, and nothing else: `spin` takes a named spin or a field and its value, as :spin
+   does; `concept` the actors whose concepts may be read, then `tree`; the others nothing.
 After a colon: the meta commands; then for :spin and :narrate the named spins, spin fields and each field's
-values; for :concept the tags the actor knows; for :keys vi and emacs.
+values; for :concept the actors whose concepts may be read here; for :keys vi and emacs.
 """
 
 from __future__ import annotations
@@ -66,15 +69,28 @@ class StoryCompleter(Completer):
             yield from _starting(own, typed, word, "command")
             return
         verb = head.split()[0]
+        if verb in vocabulary.DIRECTIVE_WORDS and verb not in vocabulary.VERBS:
+            yield from self._directive(head.split(), typed, word)
+            return
         names = self.scene.names
         particles = list(_starting(vocabulary.PARTICLES.get(verb, ()), typed, word, verb))
         if any(head.endswith(f" {name}") or head.endswith(f" {name.split()[-1]}") for name in names):
             yield from particles  # a thing was named: "put cloak " goes on with "on", "in"…
         if verb in vocabulary.DIRECTED:
             yield from _starting(vocabulary.DIRECTIONS, typed, word, "direction")
-        yield from _starting(names, typed, word, "thing")
-        yield from _starting((part for name in names for part in name.split()[1:]), typed, word, "thing")
+        yield from _named(self.scene.things(looking=head in vocabulary.LOOKING), typed, word)
         yield from particles
+
+    def _directive(self, words: list[str], typed: str, word: str) -> Iterator[Completion]:
+        """A directive's arguments: `spin`'s one setting or named spin; `concept`'s actor."""
+        if words[0] == "spin":
+            if len(words) == 1:
+                yield from _starting(self.scene.spin_names, typed, word, "spin")
+                yield from self._settings(typed, word)
+            elif len(words) == 2 and words[1] in SPIN_FIELDS:
+                yield from _starting(self._values(words[1]), typed, word, words[1])
+        elif words[0] == "concept" and len(words) == 1:
+            yield from _starting(self.scene.askable, typed, word, "actor")
 
     # -- meta commands -----------------------------------------------------------------------------------------
 
@@ -93,26 +109,30 @@ class StoryCompleter(Completer):
             if previous in SPIN_FIELDS:
                 yield from _starting(self._values(previous), typed, word, previous)
                 return
-            key, equals, value = word.partition("=")
-            if equals and key in SPIN_FIELDS:
-                settings = (f"{key}={each}" for each in self._values(key))
-                yield from _starting(settings, f"{key}={value.lower()}", word, key)
-                return
             yield from _starting(self.scene.spin_names, typed, word, "spin")
-            yield from _starting(SPIN_FIELDS, typed, word, "setting")
+            yield from self._settings(typed, word)
             if meta == "narrate":
                 yield from _starting(WINDOWS, typed, word, "window")
         elif meta == "concept":
-            yield from _starting(self._tags(), typed, word, "actor")
+            yield from _starting(self.scene.askable, typed, word, "actor")
         elif meta == "keys":
             yield from _starting(("vi", "emacs"), typed, word, "keys")
 
-    def _tags(self) -> list[str]:
-        return [self.scene.actor, *self.scene.known]
+    def _settings(self, typed: str, word: str) -> Iterator[Completion]:
+        """A spin field, or a whole `field=value` once the `=` is typed."""
+        key, equals, value = word.partition("=")
+        if equals and key in SPIN_FIELDS:
+            settings = (f"{key}={each}" for each in self._values(key))
+            yield from _starting(settings, f"{key}={value.lower()}", word, key)
+        else:
+            yield from _starting(SPIN_FIELDS, typed, word, "setting")
 
     def _values(self, field: str) -> list[str]:
+        """A field's values; where it takes an actor, the actors known."""
         values = field_values(field)
-        return [*self._tags(), *(value for value in values if value != "@")] if "@" in values else list(values)
+        if "@" not in values:
+            return list(values)
+        return [*self.scene.actor_tags, *(value for value in values if value != "@")]
 
 
 def _phrases(phrases: Iterable[str], head: str, typed: str, word: str, meta: str) -> Iterator[Completion]:
@@ -122,6 +142,17 @@ def _phrases(phrases: Iterable[str], head: str, typed: str, word: str, meta: str
     for phrase in phrases:
         if phrase.startswith(so_far) and len(phrase) > len(so_far):
             yield Completion(phrase[start:], -len(word), display=phrase, display_meta=meta)
+
+
+def _named(names: Iterable[str], typed: str, word: str) -> Iterator[Completion]:
+    """One completion a thing: its whole name, or its name from the later word that begins as typed."""
+    for name in names:
+        words = name.split()
+        fits = [index for index, each in enumerate(words) if each.lower().startswith(typed)]
+        if fits:
+            rest = " ".join(words[fits[0] :])
+            if len(rest) > len(typed):
+                yield Completion(rest, -len(word), display_meta="thing")
 
 
 def _starting(candidates: Iterable[str], typed: str, word: str, meta: str) -> Iterator[Completion]:
@@ -153,5 +184,6 @@ def _values_of(kind: msgspec.inspect.Type) -> Iterator[str]:
         yield from ("on", "off")
     elif isinstance(kind, msgspec.inspect.NoneType):
         yield "none"
-    elif isinstance(kind, msgspec.inspect.StrType) and kind.pattern and kind.pattern.startswith("^@"):
-        yield "@"
+    elif isinstance(kind, msgspec.inspect.StrType) and kind.pattern and "@" in kind.pattern:
+        yield "@"  # an actor's tag; and any word the pattern allows besides, like `focalizer` in ^(@\w+|focalizer)$
+        yield from (word for word in kind.pattern.strip("^$()").split("|") if word.isidentifier())

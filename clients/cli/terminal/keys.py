@@ -20,8 +20,8 @@ KEYS_HELP = [
 ]
 
 
-def bindings(redraw: Callable[[], None]) -> KeyBindings:
-    """F4 and Ctrl-L; `redraw` shows the last reply again (after the screen was cleared)."""
+def bindings(clear: Callable[[], None]) -> KeyBindings:
+    """F4 and Ctrl-L; `clear` clears the screen and shows the last reply again, before the next key."""
     keys = KeyBindings()
 
     @keys.add("f4")
@@ -30,8 +30,7 @@ def bindings(redraw: Callable[[], None]) -> KeyBindings:
 
     @keys.add("c-l")
     def _clear(event: KeyPressEvent) -> None:
-        event.app.renderer.clear()
-        redraw()
+        clear()
 
     return keys
 

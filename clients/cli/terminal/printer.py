@@ -48,31 +48,50 @@ class Printer:
 
     def redraw(self, *, clear: bool = False) -> None:
         """Show the last narration again at the width as it is now, on a cleared screen if `clear`."""
-        if self.last is None:
-            return
+        if self.last is not None:
+            self._show(self._again, clear=clear)
+
+    def cleared(self) -> None:
+        """Ctrl-L: clear the screen and show the last narration again, at once, while the key is handled. Keys
+        typed after it (a line, Enter) are handled only after it, so what they bring is printed below the
+        narration and never cleared with it."""
+        found = get_app_or_none()
+        app = found if found is not None and found.is_running else None
+        if app is not None:
+            app.renderer.erase()  # the prompt, drawn again below what is printed
+        self._render(None if self.last is None else self._again, clear=True)
+        if app is not None:
+            app.renderer.request_absolute_cursor_position()
+            app.invalidate()
+
+    def _again(self, width: int) -> list[wrap.Line]:
+        assert self.last is not None
         blocks, news = self.last
-        self._show(lambda width: wrap.story(blocks, width, plain=self.plain, news=news), clear=clear)
+        return wrap.story(blocks, width, plain=self.plain, news=news)
 
     def resized(self) -> bool:
         """Whether the width changed since the last thing was printed (its text is wrapped for the old one)."""
         return self.width is not None and self.output.get_size().columns != self.width
 
     def _show(self, lay_out: LayOut, *, clear: bool = False) -> None:
-        def render() -> None:
-            columns = self.output.get_size().columns
-            self.width = columns
-            if clear:
-                self.output.erase_screen()
-                self.output.cursor_goto(0, 0)
-            print_formatted_text(self.output, self._framed(lay_out(wrap.usable(columns))), self.style, None, self.depth)
-            self.output.flush()
-
         app = get_app_or_none()
         if app is not None and app.is_running:
             self.width = self.output.get_size().columns  # so one resize asks for one redraw, however many renders
-            run_in_terminal(render)  # laid out when it is printed, at the width then
+            run_in_terminal(lambda: self._render(lay_out, clear=clear))  # laid out when printed, at the width then
         else:
-            render()
+            self._render(lay_out, clear=clear)
+
+    def _render(self, lay_out: LayOut | None, *, clear: bool) -> None:
+        """Print now (None: nothing, on a cleared screen)."""
+        columns = self.output.get_size().columns
+        self.width = columns
+        if clear:
+            self.output.erase_screen()
+            self.output.cursor_goto(0, 0)
+        if lay_out is not None:
+            lines = self._framed(lay_out(wrap.usable(columns)))
+            print_formatted_text(self.output, lines, self.style, None, self.depth)
+        self.output.flush()
 
     def _framed(self, lines: list[wrap.Line]) -> StyleAndTextTuples:
         """A blank line before (after, in plain, where the prompt has no line of its own), a newline after each."""

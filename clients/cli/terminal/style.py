@@ -26,8 +26,8 @@ CLASSES: dict[str, tuple[str, str]] = {
     "prompt": ("bold ansigreen", "bold"),
     "bottom-toolbar": ("noreverse bg:ansiblue ansiwhite", "reverse"),
     "toolbar.world": ("bold", "bold"),
-    "toolbar.separator": ("ansibrightblue", ""),
-    "toolbar.quiet": ("ansibrightblack", ""),
+    "toolbar.separator": ("ansicyan", ""),
+    "toolbar.quiet": ("italic", "italic"),
     "toolbar.alert": ("bold bg:ansired ansiwhite", "bold noreverse"),
 }
 """Each class's style rule. Text is tagged with these (`class:heading`) and never with colours directly."""
