@@ -83,7 +83,23 @@ def test_play_an_interactive_world_with_auto_then_piped_lines():
     assert "YOU HAVE WON" in done.stdout
     assert "*** The story has ended." in done.stdout
     assert "This story keeps no score." in done.stdout  # directives still answer after the ending
-    assert "the story has ended; you may undo" in done.stdout  # a command does not
+    assert "\nThe story has ended. You may undo, restart, or recount.\n" in done.stdout  # a command does not
+
+
+def test_piped_play_sets_the_opening_apart_and_skips_comments():
+    done = curveship("play", "cloak", stdin="# going west first\nwest\n  # and nothing else\n")
+    assert done.returncode == 0
+    opening, _, rest = done.stdout.partition("You leave the foyer.")
+    assert opening.endswith("doorways lead south and west.\n\n")  # a blank line, as after every reply
+    assert "comment" not in rest and "going" not in rest and "know the word" not in rest
+
+
+def test_quit_anywhere_in_a_line_gives_what_comes_before_it_and_stops():
+    done = curveship("play", "cloak", stdin="west; quit; east\nlook\n")
+    assert done.returncode == 0
+    assert "You leave the foyer." in done.stdout
+    assert "quit" not in done.stdout
+    assert "You leave the cloakroom." not in done.stdout and done.stdout.count("Cloakroom") == 1
 
 
 def test_play_as_another_actor_and_with_player_permissions():

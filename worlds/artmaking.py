@@ -1,12 +1,18 @@
 """Artmaking: a one-room demonstration — an artist, a box, and a sculpture awaiting its breakthrough."""
 
-from server.engine.actions.action import Action, Behave, Modify
+from server.engine.actions.action import Action, Behave, Modify, SenseAction
 from server.engine.actions.preconditions import Refusal
 from server.engine.world.definition import WorldDefinition
 from server.engine.world.items import Actor, Room, Thing
 from server.engine.world.state import WorldState
+from worlds._scenery import leave_be, scenery, through
 
 BREAKTHROUGH = "finally, [begin-caps]a worthy contribution to the art world[end-caps]"
+WORK_TO_DO = "[agent/s] [have/v] work to do; leaving now would be giving up"
+SELF_PORTRAIT = (
+    "[agent/s] [be/v] an artist, paint under [agent's] fingernails, who will settle for nothing less than a "
+    "breakthrough"
+)
 
 
 def puncture(action: Action, world: WorldState) -> list[Action]:
@@ -29,12 +35,19 @@ def puncture(action: Action, world: WorldState) -> list[Action]:
     ]
 
 
+def self_regard(action: Action, world: WorldState) -> list[Action]:
+    """Looking herself over, the artist takes stock of more than what she carries."""
+    if not isinstance(action, SenseAction) or action.verb != "look" or action.direct != action.agent:
+        return []
+    return [Behave(verb="regard", agent=action.agent, template=SELF_PORTRAIT, witnessed="agent", salience=0.5)]
+
+
 ITEMS = (
     Room(
         tag="@studio",
         called="studio",
         sight="[this] bare studio [have/v] white walls, a concrete floor, and a single door to the north",
-        exits={"n": "[agent/s] [have/v] work to do; leaving now would be giving up", "out": "@studio"},
+        exits={"n": WORK_TO_DO, "out": WORK_TO_DO},
     ),
     Actor(
         tag="@artist",
@@ -42,6 +55,31 @@ ITEMS = (
         gender="female",
         where="in @studio",
         referring="me self",
+        react=self_regard,
+    ),
+    scenery(
+        "@walls",
+        "walls",
+        "@studio",
+        "[@walls/s] [be/v] white and bare, waiting for something worth hanging on them",
+        plural=True,
+        referring="wall white",
+    ),
+    scenery(
+        "@floor",
+        "floor",
+        "@studio",
+        "[@floor/s] [be/v] grey concrete, spattered with the paint of old failures",
+        referring="ground concrete",
+    ),
+    scenery(
+        "@door",
+        "door",
+        "@studio",
+        "[@door/s] [lead/v] north, out of the studio and away from the work",
+        referring="exit",
+        open=False,
+        leads="n",
     ),
     Thing(
         tag="@box",
@@ -82,5 +120,9 @@ WORLD = WorldDefinition(
             reason="[agent/s] [be/v] an artist, not a vandal; the box [be/not/v] the work",
         ),
         Refusal(verb="eat", reason="[agent/s] [have/v] no appetite; only art will satisfy"),
+        Refusal(verb="wander", reason=WORK_TO_DO),
+        Refusal(verb="open", direct="@door", reason=WORK_TO_DO),
+        leave_be(("@walls", "@floor", "@door"), "[direct/s] [be/not/v] the work; the sculpture [be/v]"),
     ),
+    commands=(through(),),
 )

@@ -63,7 +63,12 @@ after it, before he goes in."""
 PATIENCE = 2
 """Ticks the robber waits in the lobby for the teller to notice him before he brandishes the gun anyway."""
 
-NOISES = frozenset({"laugh", "cry", "shoot", "sing", "say", "call"})
+URGE_AT, SHOUT_AT, VAULT_AT = 3, 5, 7
+"""Ticks the robber, having made his threat, waits for the money before he repeats it, before he shouts for it
+(which wakes a sleeping guard), and before he vaults the counter to help himself to the bag: however little
+anyone else does, the story goes on to one of its endings."""
+
+NOISES = frozenset({"laugh", "cry", "shoot", "sing", "say", "call", "shout"})
 """What wakes a sleeping guard when it happens in the lobby or the vestibule (the robber's muttering apart)."""
 
 QUIET = ""
@@ -368,6 +373,11 @@ def robber(actor: str, world: WorldState, tick: int, rng: random.Random) -> Acti
         return verbs.go(actor, LOBBY, direction="in")
     if here == GUARD_POST:
         return verbs.go(actor, LOBBY, direction="out")
+    if here == VESTIBULE:
+        # Over the counter: the bag, if it is there for the taking, and back over with it (or without).
+        if world.parent(BAG) == VESTIBULE:
+            return verbs.take(actor, BAG)
+        return vault(actor, LOBBY)
     if here != LOBBY or world.get(actor, "surrendered"):
         return None
     if world.get(actor, "covered") and _guard_about(world):
@@ -378,12 +388,50 @@ def robber(actor: str, world: WorldState, tick: int, rng: random.Random) -> Acti
         return verbs.go(actor, STREET, direction="out")
     if _guard_about(world) and not world.get(actor, "turned"):
         return turn_to(actor, GUARD)
-    if _threatening(world) or not _armed(world):
-        return None  # waiting for the money
+    if _threatening(world):
+        return _impatient(actor, world)  # waiting for the money, less and less patiently
+    if not _armed(world):
+        return None
     waited = world.get(actor, "waited", 0)
     if world.get(TELLER, "greeted") or waited >= PATIENCE:
         return brandish(actor, TOY_GUN, TELLER)
     return Modify(verb="linger", agent=actor, feature="waited", value=waited + 1, salience=0.0)
+
+
+def _impatient(actor: str, world: WorldState) -> Action:
+    """A threat made and no money coming: he waits, says it again, shouts for it, and at last helps himself."""
+    impatience = world.get(actor, "impatience", 0) + 1
+    if impatience == URGE_AT and _armed(world):
+        return Behave(
+            verb="urge",
+            agent=actor,
+            direct=TELLER,
+            indirect=TOY_GUN,
+            template="[agent/s] [jab/v] [indirect/o] at [direct/o] again: the money, now",
+            salience=0.6,
+        )
+    if impatience == SHOUT_AT:
+        return Behave(
+            verb="shout",
+            agent=actor,
+            template="[agent/s] [shout/v] through the mask for the money",
+            salience=0.7,
+        )
+    if impatience >= VAULT_AT and world.parent(BAG) == VESTIBULE:
+        return vault(actor, VESTIBULE)
+    return Behave(verb="fume", agent=actor, salience=0.0)
+
+
+def vault(agent: str, to: str) -> Configure:
+    """Over the counter, into the teller's area or back out to the lobby."""
+    return Configure(
+        verb="vault",
+        agent=agent,
+        direct=agent,
+        to=f"in {to}",
+        template="[agent/s] [vault/v] " + ("back " if to == LOBBY else "") + "over the counter",
+        salience=0.8,
+    )
 
 
 CHORES = ("read", "count", "type", "play")
@@ -400,8 +448,8 @@ def _chore(actor: str, done: int) -> Action:
 
 
 def teller(actor: str, world: WorldState, tick: int, rng: random.Random) -> Action | None:
-    if world.room_of(actor) != VESTIBULE:
-        return None
+    if world.room_of(actor) != VESTIBULE or world.room_of(ROBBER) == VESTIBULE:
+        return None  # (a masked man over the counter: she shrinks back and lets him)
     if world.room_of(ROBBER) != LOBBY or not _alive(world, ROBBER):
         # Routine, until someone comes to the counter.
         return _chore(actor, world.get(actor, "chores", 0))
@@ -481,6 +529,8 @@ def keep_track(action: Action, world: WorldState) -> list[Action]:
             return _notes(world, ROBBER, turned=True)
         if verb == "surrender" and in_the_lobby:
             return _notes(world, ROBBER, surrendered=True)
+        if verb in ("fume", "urge", "shout", "vault"):
+            return _notes(world, ROBBER, impatience=world.get(ROBBER, "impatience", 0) + 1)
     if agent == TELLER:
         if verb in CHORES:
             return _notes(world, TELLER, chores=world.get(TELLER, "chores", 0) + 1)
@@ -761,7 +811,7 @@ def _kind(
     help: str = "",
 ) -> CommandKind:
     """One of the bank's command kinds; whoever is told to do it while asleep wakes up first."""
-    return CommandKind(name, patterns, _awake_first(build), scope, scope2, many, help)
+    return CommandKind(name, patterns, _awake_first(build), scope=scope, scope2=scope2, many=many, help=help)
 
 
 COMMANDS: tuple[CommandKind, ...] = (
@@ -873,14 +923,14 @@ ITEMS: tuple[Item, ...] = (
     Room(
         tag=STREET,
         called="street",
-        sight="cars pass along [this] ordinary street outside the bank",
+        sight="cars [pass/2/v] along [this] ordinary street outside the bank",
         exits={"in": LOBBY},
     ),
     Room(
         tag=LOBBY,
         called="lobby",
         referring="bank",
-        sight="[this] is the bank's lobby, marble-floored and hushed",
+        sight="[this] [be/v] the bank's lobby, marble-floored and hushed",
         exits={"out": STREET, "in": GUARD_POST},
         views={VESTIBULE: (0.6, "inside the vestibule")},
     ),
@@ -888,14 +938,14 @@ ITEMS: tuple[Item, ...] = (
         tag=VESTIBULE,
         called="vestibule",
         referring="teller's area counter",
-        sight="[this] is the teller's area, behind a counter",
+        sight="[this] [be/v] the teller's area, behind a counter",
         exits={"out": "the counter stays between [agent/o] and the lobby"},
         views={LOBBY: (0.8, "out in the lobby")},
     ),
     Room(
         tag=GUARD_POST,
         called="guard post",
-        sight="a cramped room with a stool and a one-way mirror",
+        sight="[this] [be/v] a cramped room with a stool and a one-way mirror",
         exits={"out": LOBBY},
         views={LOBBY: (0.8, "through the one-way mirror")},
     ),
@@ -967,7 +1017,7 @@ ITEMS: tuple[Item, ...] = (
         where=f"in {VESTIBULE}",
         prominence=0.3,
         referring="bills cash",
-        sight="[@fake_money/s] [look/v] like money, unless one looks closely",
+        sight="[@fake_money/s] [look/v] like money, at a glance",
     ),
     Thing(
         tag=MASK,

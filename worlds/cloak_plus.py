@@ -1,13 +1,17 @@
 """Cloak of Darkness Plus: the cloak's opera house with a mime, water to carry, sacks to climb into and a lamp."""
 
 import random
-from dataclasses import replace
 
-from server.engine.actions.action import Action, Behave, Reason
+from server.engine.actions import verbs
+from server.engine.actions.action import Action, Behave, Modify
+from server.engine.parser.grammar import CommandKind, Request
 from server.engine.world.definition import WorldDefinition
 from server.engine.world.items import Actor, Item, Substance, Thing
 from server.engine.world.state import WorldState
 from worlds import cloak
+from worlds._scenery import like, standard
+
+VESSELS = ("@bottle",)
 
 
 def mime(actor: str, world: WorldState, tick: int, rng: random.Random) -> Action | None:
@@ -17,17 +21,45 @@ def mime(actor: str, world: WorldState, tick: int, rng: random.Random) -> Action
     return Behave(verb="wave", agent=actor, template="[agent/s] [wave/v] vaguely at nothing", salience=0.4)
 
 
-def _bar_is_dark(world: WorldState) -> bool:
-    """Dark while the cloak is in the bar, unless the lamp is lit there."""
-    lamp_here = world.room_of("@lamp") == "@bar" and world.get("@lamp", "on")
-    return world.room_of("@cloak") == "@bar" and not lamp_here
+def lamplight(action: Action, world: WorldState) -> list[Action]:
+    """Switching the lamp on in the dark shows whoever did it where they are."""
+    switched_on = isinstance(action, Modify) and action.feature == "on" and action.value is True
+    if not switched_on or action.direct != "@lamp" or not cloak.in_the_dark(world, action.agent):
+        return []
+    return [verbs.look(action.agent, salience=0.4, arriving=True)]
 
 
-def blunder(action: Action, world: WorldState) -> Reason | None:
-    """As in Cloak of Darkness, but a lit lamp lets the operagoer move about the bar safely."""
-    if not _bar_is_dark(world):
-        return None
-    return cloak.blunder(action, world)
+def what_it_holds(action: Action, world: WorldState) -> list[Action]:
+    """A vessel filled, poured out or drunk from says so when looked at: "full of water" or "empty"."""
+    if not isinstance(action, Modify) or action.feature != "contents" or action.target_item not in VESSELS:
+        return []
+    vessel, substance = action.target_item, action.value
+    holding = f"full of {world.items[substance].called}" if substance else "empty"
+    if world.get(vessel, "holding") == holding:
+        return []
+    return [Modify(verb="note", agent=vessel, feature="holding", value=holding, salience=0.0)]
+
+
+# -- drinking from the basin, and from what one holds --------------------------------------------------------
+
+
+def _drinking(r: Request) -> list[Action]:
+    """Drinking from the basin (a source that never runs dry) changes nothing; a vessel is drunk dry as ever.
+    "drink water" means what one holds, if it holds water."""
+    actions: list[Action] = []
+    for item in r.objects:
+        if r.world.get(item, "source_of"):
+            actions.append(
+                verbs.gesture(
+                    "drink", r.actor, item, "[agent/s] [drink/v] a little cold water from [direct/o]", touching=True
+                )
+            )
+        else:
+            actions.extend(standard("drink").build(Request(r.actor, r.world, (item,))))
+    return actions
+
+
+COMMANDS: tuple[CommandKind, ...] = (*cloak.COMMANDS, like("drink", _drinking, scope="held"))
 
 
 def _extra_items() -> tuple[Item, ...]:
@@ -53,8 +85,8 @@ def _extra_items() -> tuple[Item, ...]:
             subsequent="bottle",
             where="in @cloakroom",
             qualities=("vessel",),
-            features={"contents": None},
-            sight="[@bottle/s] [be/v] clear glass, with nothing in it but what was last poured",
+            features={"contents": None, "holding": "empty"},
+            sight="[@bottle/s] [be/v] clear glass, and [@bottle/holding/a]",
         ),
         Substance(tag="@water", called="water", referring="liquid"),
         Thing(
@@ -95,15 +127,21 @@ def _extra_items() -> tuple[Item, ...]:
             on=False,
             glow=1.0,
             sight="[@lamp/s] [be/v] shiny brass, the kind miners carry; it [be/v] [@lamp/on/a]",
+            react=lamplight,
         ),
     )
 
 
-def _with_plus_hooks(item: Item) -> Item:
-    return replace(item, prevent=blunder) if item.tag == "@message" else item
+ITEMS = cloak.ITEMS + _extra_items()
 
-
-ITEMS = tuple(_with_plus_hooks(item) for item in cloak.ITEMS) + _extra_items()
+MIME_WAKES = Behave(
+    verb="blink",
+    agent="@mime",
+    template="[agent/s] [blink/v] at the glittering foyer, with no idea how long [agent/s] [stand/ed/v] [here]",
+    witnessed="agent",
+    salience=0.6,
+)
+"""The mime's own first moment, told only to whoever plays him."""
 
 WORLD = WorldDefinition(
     name="cloak_plus",
@@ -113,8 +151,13 @@ WORLD = WorldDefinition(
     interactive=True,
     items=ITEMS,
     player="@operagoer",
+    playable=("@operagoer", "@mime"),
     spin={"narratee": "@operagoer"},
-    prologue=cloak.WORLD.prologue,
+    # Whoever is played opens with it: the operagoer coming in out of the rain, or the mime already inside.
+    prologue="A rainswept November night, and the lights of the opera house shine out across the wet street.",
+    timeline=((1, MIME_WAKES),),
     scripts={"@mime": mime},
-    refusals=cloak.WORLD.refusals,
+    reactions=(what_it_holds,),
+    refusals=cloak.REFUSALS,
+    commands=COMMANDS,
 )

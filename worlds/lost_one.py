@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from typing import Any
 
 from server.engine.actions import verbs
-from server.engine.actions.action import Action, Behave, Configure, Modify
+from server.engine.actions.action import Action, Behave, Configure, Modify, Reason, SenseAction
+from server.engine.actions.preconditions import Refusal
 from server.engine.world.definition import SpinChange, WorldDefinition
 from server.engine.world.items import Actor, Item, Room, SharedThing, Thing
 from server.engine.world.state import WorldState
+from worlds._scenery import leave_be, scenery
 
 AREAS: dict[str, tuple[str, str]] = {
     # tag: (name, what makes it that part of the plaza)
@@ -45,7 +48,11 @@ FRIEND_AFTER_WAITS = 3
 """Waiting this many turns in the center, not far gone, brings the friend."""
 
 FARTHEST = 6
-"""At this distance the visitor is no longer commanded; the plaza goes on without them."""
+"""At this distance the visitor is adrift: whatever they mean to do, their feet carry them on through the plaza,
+until they stand still (and every wait brings them a little nearer to themselves again)."""
+
+STILL = frozenset({"wait", "freeze", "sleep", "smile"})
+"""What an adrift visitor can still do: stand still, and what comes of it."""
 
 
 def _exits(tag: str) -> dict[str, str]:
@@ -92,7 +99,9 @@ def _step(actor: str, world: WorldState, rng: random.Random) -> Action | None:
 def punk(actor: str, world: WorldState, tick: int, rng: random.Random) -> Action | None:
     """Kicks whatever is lying about, or swaggers off somewhere else."""
     room = world.room_of(actor)
-    things = [t for t in world.children.get(room or "", []) if world.items[t].kind == "thing"]
+    things = [
+        t for t in world.children.get(room or "", []) if world.items[t].kind == "thing" and world.link(t) != "part_of"
+    ]
     if things and rng.random() < 0.5:
         return verbs.gesture("kick", actor, rng.choice(things), "[agent/s] [kick/v] [direct/o]", salience=0.5)
     return _step(actor, world, rng) if rng.random() < 0.5 else None
@@ -139,16 +148,23 @@ def visitor(actor: str, world: WorldState, tick: int, rng: random.Random) -> Act
 
 
 def drift(action: Action, world: WorldState) -> list[Action]:
-    """Moving raises the visitor's distance; waiting lowers it, and waiting in the center brings the friend."""
+    """Moving raises the visitor's distance; waiting lowers it, and waiting in the center brings the friend. The
+    visitor is told when they go adrift, and when they come back to themselves."""
     if action.agent != "@visitor" or action.verb not in ("leave", "wait"):
         return []
     distance = world.get("@visitor", "distance")
     waits = world.get("@visitor", "waits")
     if action.verb == "leave":
-        return _notes(world, distance=min(FARTHEST, distance + 1), waits=0)
+        farther = min(FARTHEST, distance + 1)
+        changes = _notes(world, distance=farther, waits=0, wandered=world.get("@visitor", "wandered") + 1)
+        if farther == FARTHEST > distance:
+            changes.append(ADRIFT)
+        return changes
     in_center = world.room_of("@visitor") == "@center"
     waits = waits + 1 if in_center and distance <= 1 else 0
     changes = _notes(world, distance=max(0, distance - 1), waits=waits)
+    if distance == FARTHEST:
+        changes.append(BACK)
     if waits >= FRIEND_AFTER_WAITS:
         changes += [
             Configure(
@@ -169,6 +185,48 @@ def drift(action: Action, world: WorldState) -> list[Action]:
             ),
         ]
     return changes
+
+
+ADRIFT = Behave(
+    verb="drift",
+    agent="@visitor",
+    template=(
+        "[agent/s] [lose/v] track of why [agent/s] [be/v] [here], and [drift/v] along; only standing still "
+        "[can/v] bring it back"
+    ),
+    witnessed="agent",
+    salience=0.9,
+)
+BACK = Behave(
+    verb="remember",
+    agent="@visitor",
+    template=(
+        "[agent/s] [stand/v] still, and [remember/v] the friend [agent/s] [be/v] to meet in the center of the plaza"
+    ),
+    witnessed="agent",
+    salience=0.9,
+)
+
+
+def adrift(action: Action, world: WorldState) -> Reason | None:
+    """Far gone, the visitor does nothing they mean to: whatever it was, their feet carry them on instead. Only
+    standing still (or looking about) is still their own."""
+    if action.agent != "@visitor" or world.get("@visitor", "distance") < FARTHEST:
+        return None
+    if action.verb in STILL or action in (ADRIFT, BACK) or action.salience < 0.2 or isinstance(action, SenseAction):
+        return None
+    if action.data.get("arriving") or action.data.get("drifting") or action.final:
+        return None
+    room = world.room_of("@visitor") or "@center"
+    ways = sorted(_exits(room).items())
+    direction, place = ways[world.get("@visitor", "wandered") * 7 % len(ways)]
+    step = replace(verbs.go("@visitor", place, direction=direction, look_after=True), data={"drifting": True})
+    return Reason(
+        "adrift",
+        "[agent/s] [mean/v] to, but instead [wander/v] on, hardly knowing where",
+        alone=True,
+        instead=(step,),
+    )
 
 
 def _notes(world: WorldState, **values: Any) -> list[Action]:
@@ -196,10 +254,7 @@ def distance_spin(change: SpinChange) -> dict[str, Any] | None:
     telling drifts: someone playing the punk goes on being told the punk's story plainly."""
     if change.spin.focalizer != "@visitor":
         return None
-    distance = change.world.get("@visitor", "distance")
-    spin = dict(SPIN_BY_DISTANCE[distance])
-    spin["commanded"] = None if distance >= FARTHEST else "@visitor"
-    return spin
+    return dict(SPIN_BY_DISTANCE[change.world.get("@visitor", "distance")])
 
 
 def _litter(tag: str, called: str, where: str) -> Thing:
@@ -208,16 +263,104 @@ def _litter(tag: str, called: str, where: str) -> Thing:
     )
 
 
+LANDMARKS: tuple[Thing, ...] = (
+    # What gives each part of the plaza its name; the four great ones are seen from anywhere across it.
+    scenery(
+        "@statue",
+        "bronze statue",
+        "@north",
+        "[@statue/s] [show/v] a general nobody remembers, green with age, one arm raised toward nothing",
+        referring="general monument horse",
+        prominence=0.9,
+    ),
+    scenery(
+        "@obelisk",
+        "obelisk",
+        "@south",
+        "[@obelisk/s] [rise/v] slender and grey, its inscriptions worn too smooth to read",
+        referring="slender monument inscriptions column",
+        prominence=0.9,
+    ),
+    scenery(
+        "@fountain",
+        "fountain",
+        "@east",
+        "water [splash/v] in [@fountain/o] and [scatter/v] light across the stones",
+        referring="water basin spray",
+        prominence=0.9,
+    ),
+    scenery(
+        "@tree",
+        "old tree",
+        "@west",
+        "[@tree/s] [be/v] broad and old, and [cast/v] a cool shade over the stones beneath it",
+        referring="broad branches shade leaves",
+        prominence=0.9,
+    ),
+    scenery(
+        "@tables",
+        "cafe tables",
+        "@northeast",
+        "[@tables/s] [wait/v] under faded umbrellas for customers who [be/v] slow to come",
+        plural=True,
+        referring="table cafe café chairs umbrellas",
+        prominence=0.6,
+    ),
+    scenery(
+        "@newsstand",
+        "newsstand",
+        "@northwest",
+        "[@newsstand/s] [be/v] shuttered, its last headlines long out of date",
+        referring="shuttered stand kiosk",
+        prominence=0.6,
+    ),
+    scenery(
+        "@shelter",
+        "bus shelter",
+        "@southeast",
+        "[@shelter/s] [be/v] empty but for a timetable no one trusts",
+        referring="shelter bus stop timetable",
+        prominence=0.6,
+    ),
+    scenery(
+        "@pigeons",
+        "pigeons",
+        "@southwest",
+        "[@pigeons/s] [strut/v] and [peck/v] at the stones, hoping for crumbs",
+        plural=True,
+        referring="pigeon birds bird",
+        prominence=0.6,
+    ),
+)
+
+OPENINGS = {
+    "@visitor": "[agent/s] [come/ed/v] back to the plaza where [agent/s] used to live, to meet someone in its center "
+    "about midday",
+    "@punk": "[agent/s] [be/v] bored, and the plaza [be/v] full of things to kick",
+    "@boy": "[agent/s] [have/v] a ball, and the whole afternoon to throw it",
+    "@collector": "[agent/s] [have/v] the whole plaza to sweep clean before evening",
+    "@flaneur": "[agent/s] [have/v] nowhere to be, and all day to get there",
+}
+"""Each playable actor's own first moment, told only to whoever plays them."""
+
 ITEMS: tuple[Item, ...] = (
     *(_area(tag) for tag in AREAS),
-    SharedThing(tag="@sky", called="sky", article="the", sight="the sky [be/v] a hazy blue, the sun near its height"),
+    SharedThing(
+        tag="@sky",
+        called="sky",
+        article="the",
+        mention=False,  # over every part of the plaza alike: not something to list in each
+        sight="the sky [be/v] a hazy blue, the sun near its height",
+    ),
+    *LANDMARKS,
     Actor(
         tag="@visitor",
         called="visitor",
         gender="unknown",
         where="in @center",
         referring="me self",
-        features={"distance": 0, "waits": 0},
+        features={"distance": 0, "waits": 0, "wandered": 0},
+        prevent=adrift,
     ),
     Thing(tag="@tortilla", called="tortilla", where="of @visitor", qualities=("food",), referring="flatbread wrap"),
     Actor(tag="@punk", called="punk", gender="male", where="in @northeast", referring="youth mohawk"),
@@ -247,7 +390,15 @@ WORLD = WorldDefinition(
     # Anyone in the plaza may be played by someone; the drift of the telling is the visitor's alone.
     playable=("@visitor", "@punk", "@boy", "@collector", "@flaneur"),
     spin={"narratee": "@visitor"},
-    prologue="You have come back to the plaza where you once lived, to meet someone here about midday.",
+    prologue="Midday, or nearly, in a broad old city plaza.",
+    timeline=tuple(
+        (1, Behave(verb="begin", agent=actor, template=opening, witnessed="agent", salience=0.6))
+        for actor, opening in OPENINGS.items()
+    ),
+    refusals=(
+        Refusal(verb="drink", direct="@fountain", reason="[agent/s] [think/v] better of drinking from [direct/o]"),
+        leave_be([landmark.tag for landmark in LANDMARKS], "[direct/s] [belong/v] to the plaza, not to [agent/o]"),
+    ),
     scripts={"@punk": punk, "@boy": boy, "@collector": trash_collector, "@flaneur": flaneur, "@visitor": visitor},
     reactions=(drift,),
     dynamic_spin=distance_spin,

@@ -5,10 +5,11 @@ In order:
    (on stderr) how others join it.
 2. Choose the screen: the terminal's prompt (terminal/app.py) when input and output are both a terminal,
    else plain lines (piped.py). From now on the connection's statuses go to it.
-3. Show the opening. A task shows notifications as they come: others' doings this actor perceived, who joins
-   and leaves, the ending when someone else reaches it.
-4. Each line (--auto's first, then the screen's): a meta command (`:spin`, `:who`…) is answered here and
-   never reaches the world; `quit` ends play; anything else goes to the server as `command`, and its reply is
+3. Show the opening, as a reply is shown. A task shows notifications as they come: others' doings this actor
+   perceived, who joins and leaves, the ending when someone else reaches it.
+4. Each line (--auto's first, then the screen's): a `#` comment is skipped; a meta command (`:spin`, `:who`…)
+   is answered here and never reaches the world; `quit` ends play, wherever it stands in a line ("look; quit":
+   what comes before it is given first); anything else goes to the server as `command`, and its reply is
    shown, or the error's message (a command after the ending, an author-only directive…). The ending is
    announced once, when the story reaches it.
 """
@@ -34,6 +35,7 @@ from clients.cli.status import StatusRelay, show_status
 from clients.connection import CallError, Connection, ConnectionLost
 from protocol import messages as m
 from protocol.errors import Code
+from server.engine.parser.words import split_commands
 
 ENDED = "*** The story has ended. You may undo, restart, recount, or quit. ***"
 QUIT = ("quit", "q", "exit game")
@@ -89,21 +91,36 @@ async def game(desk: Desk, metas: MetaCommands, joined: m.JoinResult, auto: Sequ
     """Steps 3 and 4: the game on a screen, from the opening until the lines end or the reader quits."""
     conn, screen = desk.conn, desk.screen
     screen.story(joined.blocks, joined.text)
+    screen.turn_done()
     table = Table(ended=(await conn.call("state")).ended)
     shown = asyncio.create_task(_show_notifications(conn, screen, table))
     try:
         async for line in _lines(auto, screen):
-            if line.strip().lower() in QUIT:
-                break
+            if line.lstrip().startswith("#"):
+                continue  # a comment, in a transcript or a script
             if is_meta(line):
                 if await _meta(metas, desk, line) is QUIT_META:
                     break
-            elif line.strip():
-                await _command(conn, screen, table, line)
+                continue
+            given, quitting = before_quit(line)
+            if given.strip():
+                await _command(conn, screen, table, given)
+            if quitting:
+                break
     finally:
         shown.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await shown
+
+
+def before_quit(line: str) -> tuple[str, bool]:
+    """What of a line goes to the story, and whether the reader quits after it: "look; quit; look" gives
+    "look", then quits."""
+    parts = split_commands(line)
+    for index, part in enumerate(parts):
+        if part.strip().lower() in QUIT:
+            return "; ".join(parts[:index]), True
+    return line, False
 
 
 async def _lines(auto: Sequence[str], screen: Screen) -> AsyncIterator[str]:

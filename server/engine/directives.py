@@ -1,7 +1,13 @@
 """Directives: commands to the system rather than to an actor (world tree, concept tree, spin, recount…).
 
-Each directive is a small declarative unit: the words that invoke it, whether it needs author permission,
-and a function whose docstring is its help. A registry is made per story, so worlds could add their own.
+Each directive is a small declarative unit: the first words that call it, the form it takes, whether it needs
+author permission, what it says when called in a form it does not take, and a function whose docstring is its
+help. A registry is made per story, so worlds could add their own.
+
+A directive is called by its first word wherever it stands in a line ("look; undo"). Called with words its
+form does not take ("save a b", "undo undo"), it says how it is used rather than letting the parser guess —
+unless that first word also begins a command of the world's ("light the lamp" is not "light level").
+Every message a directive gives is a sentence: a capital, and a full stop.
 """
 
 from __future__ import annotations
@@ -20,6 +26,11 @@ if TYPE_CHECKING:
 
 Handler = Callable[["Player", re.Match[str]], "str | Telling"]
 
+AGAIN = frozenset({"again", "g"})
+"""Words that give the last command again (the player answers them: they are that command, not a directive)."""
+AGAIN_HELP = "again (or g) — give the last command again."
+AGAIN_USAGE = 'Again takes no more words: just "again", or "g".'
+
 
 class Forbidden(EngineError):
     """The player lacks the permission a directive needs."""
@@ -27,16 +38,20 @@ class Forbidden(EngineError):
 
 @dataclass(frozen=True, slots=True)
 class Directive:
-    """One directive: its pattern (matched against the whole normalized line), its help, its handler."""
+    """One directive: its pattern (matched against the whole normalized line), the first words that call it,
+    what it says when called in a form the pattern does not take, its help, and its handler."""
 
     name: str
     pattern: re.Pattern[str]
     handler: Handler
     author_only: bool
+    heads: frozenset[str]
+    usage: str
 
     @property
     def help(self) -> str:
-        return (self.handler.__doc__ or self.name).strip()
+        """Its docstring as one line."""
+        return " ".join((self.handler.__doc__ or self.name).split())
 
 
 class Directives:
@@ -45,18 +60,32 @@ class Directives:
     def __init__(self) -> None:
         self._all: dict[str, Directive] = {}
 
-    def add(self, name: str, pattern: str, *, author_only: bool = False) -> Callable[[Handler], Handler]:
+    def add(
+        self,
+        name: str,
+        pattern: str,
+        *,
+        heads: tuple[str, ...] = (),
+        usage: str = "",
+        author_only: bool = False,
+    ) -> Callable[[Handler], Handler]:
+        """Register a directive. `heads`: its first words (default: its name's first word); `usage`: what a
+        wrong form is told (default: that it takes no more words)."""
+
         def register(handler: Handler) -> Handler:
             if name in self._all:
                 raise ValueError(f"directive {name!r} is registered twice")
             if not (handler.__doc__ or "").strip():
                 raise ValueError(f"directive {name!r} needs a docstring: it is the directive's help")
-            self._all[name] = Directive(name, re.compile(pattern + r"\Z"), handler, author_only)
+            called = frozenset(heads or (name.split()[0],))
+            said = usage or no_more_words(name)
+            self._all[name] = Directive(name, re.compile(pattern + r"\Z"), handler, author_only, called, said)
             return handler
 
         return register
 
     def match(self, line: str) -> tuple[Directive, re.Match[str]] | None:
+        """The directive `line` is, in a form it takes, and the match of that form; None if it is none."""
         text = normalize(line)
         for directive in self._all.values():
             found = directive.pattern.match(text)
@@ -64,12 +93,29 @@ class Directives:
                 return directive, found
         return None
 
+    def called(self, line: str) -> Directive | None:
+        """The directive `line` begins with, whatever follows its first word (to be told how it is used)."""
+        words = normalize(line).lower().split()
+        if not words:
+            return None
+        return next((directive for directive in self._all.values() if words[0] in directive.heads), None)
+
     def __iter__(self) -> Iterator[Directive]:
         return iter(self._all.values())
 
 
 def normalize(line: str) -> str:
     return " ".join(line.strip().split())
+
+
+def no_more_words(name: str) -> str:
+    """The usage of a directive that takes nothing after its name."""
+    return f'{name[0].upper()}{name[1:]} takes no more words: just "{name}".'
+
+
+def counted(number: int, noun: str) -> str:
+    """ "1 turn", "2 turns": a number and its noun, agreeing."""
+    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
 
 
 def standard() -> Directives:
@@ -81,42 +127,52 @@ def standard() -> Directives:
         """world tree — the true world, one item a line from @cosmos down (author only)."""
         return player.world_listing()
 
-    @registry.add("concept tree", r"(?i:concept)(?: (@\w+))?(?i: tree)?")
+    @registry.add(
+        "concept tree",
+        r"(?i:concept)(?: (@\w+))?(?i: tree)?",
+        usage='Concept tree takes at most an actor: "concept tree", or "concept @guard tree".',
+    )
     def concept_tree(player: Player, match: re.Match[str]) -> str | Telling:
         """concept [@actor] tree — an actor's picture of the world (default: your own actor)."""
         return player.concept_listing(match.group(1) or player.actor)
 
     @registry.add("spin", r"(?i:spin)(?: (.+))?")
     def spin(player: Player, match: re.Match[str]) -> str | Telling:
-        """spin — show the spin; `spin time after`, `spin narrator @guard`, `spin prophecy` change it."""
+        """spin — show the spin; `spin time after`, `spin narrator @guard`, `spin prophecy` change it;
+        `spin window 3` makes recount retell the last 3 turns (each turn's reply is that turn alone)."""
         words = (match.group(1) or "").split()
+        if len(words) == 1 and words[0].lower() in spins.SPIN_FIELDS:
+            return player.spin_setting(words[0].lower())
         if words:
             player.change_spin(words)
         return spins.describe(player.spin)
 
     @registry.add("recount", r"(?i:recount)")
     def recount(player: Player, match: re.Match[str]) -> Telling:
-        """recount — retell the whole story so far under the current spin."""
+        """recount — retell the story so far under the current spin: all of it, or as much as its window takes
+        (`spin window 3`: the last 3 turns; `spin window turn`: the last turn)."""
         return player.recount()
 
     @registry.add("undo", r"(?i:undo)")
     def undo(player: Player, match: re.Match[str]) -> str | Telling:
         """undo — take back the last turn (again for the one before)."""
-        return "The last turn is taken back." if player.undo() else "There is nothing to undo."
+        if not player.undo():
+            return "There is nothing to undo."
+        return f"The last turn is taken back. {player.situation()}".strip()
 
     @registry.add("restart", r"(?i:restart)")
     def restart(player: Player, match: re.Match[str]) -> str | Telling:
         """restart — begin the story again (saves are kept)."""
         return player.restart()
 
-    @registry.add("save", r"(?i:save)(?: (\w+))?")
+    @registry.add("save", r"(?i:save)(?: ([\w.-]+))?", usage="Save takes one name, like: save kitchen.")
     def save(player: Player, match: re.Match[str]) -> str | Telling:
         """save NAME — remember the story as it is now, under NAME."""
         name = match.group(1) or "default"
         player.story.save(name)
-        return f"Saved as {name!r}."
+        return f"Saved as {name}."
 
-    @registry.add("restore", r"(?i:restore)(?: (\w+))?")
+    @registry.add("restore", r"(?i:restore)(?: ([\w.-]+))?", usage="Restore takes one name, like: restore kitchen.")
     def restore(player: Player, match: re.Match[str]) -> str | Telling:
         """restore NAME — go back to the story as it was saved under NAME."""
         return player.restore(match.group(1) or "default")
@@ -137,9 +193,9 @@ def standard() -> Directives:
     def ticks(player: Player, match: re.Match[str]) -> str | Telling:
         """ticks — how much time has passed: ticks of the clock and turns."""
         simulation = player.story.simulation
-        return f"{simulation.tick} ticks, {simulation.turn} turns."
+        return f"{counted(simulation.tick, 'tick')}, {counted(simulation.turn, 'turn')}."
 
-    @registry.add("light level", r"(?i:light(?: level)?)")
+    @registry.add("light level", r"(?i:light(?: level)?)", heads=("light",))
     def light_level(player: Player, match: re.Match[str]) -> str | Telling:
         """light level — how much light there is where you are (0 dark to 1 full light)."""
         sight = player.story.simulation.sight
@@ -155,16 +211,17 @@ def standard() -> Directives:
         points, most = keeper(player.story.simulation.world)
         return f"You have scored {points} out of a possible {most}."
 
-    @registry.add("title", r"(?i:title|about|credits)")
+    @registry.add("title", r"(?i:title|about|credits)", heads=("title", "about", "credits"))
     def title(player: Player, match: re.Match[str]) -> str | Telling:
         """title — the story's title, author and summary."""
         definition = player.story.definition
         by = f"\n{definition.author}" if definition.author else ""
         return f"{definition.title}{by}\n{definition.summary}".strip()
 
-    @registry.add("help", r"(?i:help|directives)")
+    @registry.add("help", r"(?i:help|directives)", heads=("help", "directives"))
     def help_(player: Player, match: re.Match[str]) -> str | Telling:
         """help — list the directives."""
-        return "\n".join(d.help for d in registry if player.author or not d.author_only)
+        shown = [d.help for d in registry if player.author or not d.author_only]
+        return "\n".join([*shown, AGAIN_HELP])
 
     return registry

@@ -1,11 +1,15 @@
 """A player's place in a story: the actor it plays, its own spin, and what it has been told so far.
 
 A line from a player, in order:
-1. Split into commands at `;` and `.` (not inside quotation marks).
-2. Each command is a directive (answered by the system) or a command to the actor (recognized by the story,
-   then one tick); an unrecognized command is answered and never re-runs another (a 2011 defect).
-3. Each tick is told at once through this player's spin, continuing what it was already told.
-4. The world's dynamic-spin hook may then change this player's spin.
+1. Split into commands at `;` and at a `.` that ends a sentence (not inside quotation marks, numbers or names).
+2. "again" (or "g") stands for the last command given to the actor.
+3. Each command is a directive (answered by the system; a directive called in a wrong form says how it is
+   used) or a command to the actor (recognized by the story, then one tick); an unrecognized command is
+   answered and never re-runs another (a 2011 defect).
+4. Each tick is told at once through this player's spin, continuing what it was already told: a reply is
+   always its own turn, whatever the spin's window (which is how much `recount` retells).
+5. The world's dynamic-spin hook may then change this player's spin.
+Every error a line raises carries a sentence a player can be shown as it is.
 """
 
 from __future__ import annotations
@@ -15,18 +19,21 @@ from collections.abc import Callable
 from msgspec.structs import replace
 
 from server.engine import spin as spins
-from server.engine.directives import Directives, Forbidden, standard
+from server.engine.directives import AGAIN, AGAIN_USAGE, Directives, Forbidden, normalize, standard
+from server.engine.english.text import capitalize_first, sentence
 from server.engine.english.words import direction_name
-from server.engine.errors import UnknownName
+from server.engine.errors import EngineError, SpinError, UnknownName
 from server.engine.narrator import Block, Discourse, Telling
 from server.engine.parser.words import split_commands
 from server.engine.spin import Spin, SpinFile
-from server.engine.story import Story, Turn
+from server.engine.story import Story, StoryEnded, Turn
 from server.engine.trees import listing
 from server.engine.world.definition import SpinChange
-from server.engine.world.items import Door
+from server.engine.world.items import Door, Item
 
 SpinLibrary = Callable[[str], SpinFile]
+
+ENDED = "The story has ended. You may undo, restart, or recount."
 
 
 def no_named_spins(name: str) -> SpinFile:
@@ -69,6 +76,10 @@ class Player:
         self.named_spins = named_spins
         """Finds a named spin; given by the edge that reads spins/, since the engine reads no files."""
         self._told_before: list[Discourse] = []
+        self._last: str | None = None
+        """The last command given to the actor, which "again" gives again: when a question was asked and
+        answered, the command that asked it (the answer alone would mean nothing)."""
+        self._asking: str | None = None
 
     # -- telling ------------------------------------------------------------------------------------
 
@@ -92,10 +103,11 @@ class Player:
         return telling
 
     def recount(self, spin: Spin | None = None) -> Telling:
-        """Retell the whole story so far from the beginning, as to a new listener."""
-        whole = replace(spin or self.spin, window="all")
-        self.check_focalizer(whole)
-        return self.story.tell(whole)
+        """Retell the story so far, as to a new listener: as much as the spin's window takes (all of it, by
+        default; the last N turns for a window of N)."""
+        spin = spin or self.spin
+        self.check_focalizer(spin)
+        return self.story.tell(spin)
 
     def check_focalizer(self, spin: Spin) -> None:
         """In an interactive world a player tells only through its own actor, and commands only it (authors
@@ -104,23 +116,37 @@ class Player:
             return
         focalizer = self.story.focalizer(spin)
         if focalizer != self.actor:
-            raise Forbidden(f"you play {self.actor}; the story cannot be told through {focalizer}")
+            raise Forbidden(f"You play {self.actor}; the story cannot be told through {focalizer}.")
         if spin.commanded not in (None, self.actor):
-            raise Forbidden(f"you play {self.actor}; you cannot command {spin.commanded}")
+            raise Forbidden(f"You play {self.actor}; you cannot command {spin.commanded}.")
 
     def change_spin(self, words: list[str]) -> None:
-        """`time after`, `narrator @guard`, `filters hesitant,surprise`, or the name of a spin."""
+        """`time after`, `narrator @guard`, `filters hesitant,surprise`, or the name of a spin (or the path of a
+        spin file). A bad setting is refused in the words the player typed."""
         if len(words) == 1 and "=" not in words[0]:
             found = self.named_spins(words[0])
             changed = spins.apply(self.spin, dict(found.overrides), source=f"spin {found.name}")
         else:
             text = " ".join(words)
             key, _, value = text.partition("=") if "=" in text else text.partition(" ")
-            key = key.strip()
-            changed = spins.apply(self.spin, {key: spins.parse_value(key, value)}, source="spin")
+            key, value = key.strip().lower(), value.strip()
+            if key not in spins.SPIN_FIELDS:
+                raise SpinError(f"There is no spin setting {key}. The settings are {', '.join(spins.SPIN_FIELDS)}.")
+            if not value:
+                raise SpinError(self.spin_setting(key))
+            try:
+                changed = spins.apply(self.spin, {key: spins.parse_value(key, value)}, source="spin")
+            except SpinError:
+                raise SpinError(f"'{value}' is a bad value for {key}: it takes {spins.allowed_values(key)}.") from None
         self.story.check_spin(changed)
         self.check_focalizer(changed)
         self.spin = changed
+
+    def spin_setting(self, field: str) -> str:
+        """What one setting of the spin is now, and how to change it."""
+        shown = dict(line.split(" = ", 1) for line in spins.describe(self.spin).splitlines())[field]
+        allowed = spins.allowed_values(field)
+        return f"The spin's {field} is {shown}. To change it: spin {field} VALUE, where VALUE is {allowed}."
 
     # -- playing ------------------------------------------------------------------------------------
 
@@ -128,19 +154,40 @@ class Player:
         """Everything a line of input does, told: directives answered, commands acted on and narrated.
         `on_turn` hears of each turn the line takes, as it is taken (others in the story are told of it)."""
         blocks: list[Block] = []
-        for index, part in enumerate(split_commands(line) or [line]):
-            if index and self.story.ended:
-                break  # the story ended partway along the line: what came before it is the reply
-            blocks.extend(self._one(part, on_turn).blocks)
+        try:
+            for index, part in enumerate(split_commands(line) or [line]):
+                if index and self.story.ended:
+                    break  # the story ended partway along the line: what came before it is the reply
+                blocks.extend(self._one(part, on_turn).blocks)
+        except StoryEnded:
+            raise StoryEnded(ENDED) from None
+        except EngineError as error:
+            raise type(error)(_as_sentence(str(error))) from None
         return _joined(blocks, self.discourse)
 
     def _one(self, command: str, on_turn: Callable[[Turn], None] | None) -> Telling:
+        words = normalize(command).lower().split()
+        if words and words[0] in AGAIN:
+            if len(words) > 1:
+                return _said(AGAIN_USAGE, self.discourse)
+            if self._last is None:
+                return _said("There is no command to give again yet.", self.discourse)
+            command = self._last
         answered = self.directive(command)
         if answered is not None:
             return answered
         before = self.discourse
         commanded = self.spin.commanded
         turn = self.story.idle() if commanded is None else self.story.command(commanded, command)
+        if commanded is not None:
+            # An answer to a question begins with no verb ("the second", "brass"): the command is what asked.
+            first = normalize(command).split()[:1]
+            answering = self._asking is not None and not (
+                first and self.story.recognizer.begins_command(first[0].lower())
+            )
+            self._last = self._asking if answering and self._asking else command
+            asked = not turn.advanced and turn.message.endswith("?")
+            self._asking = self._last if asked else None
         if not turn.advanced:
             return _said(turn.message, self.discourse)
         self._told_before.append(before)
@@ -180,22 +227,47 @@ class Player:
         self._told_before.clear()
         return self.opening()
 
-    def restore(self, name: str) -> Telling:
+    def restore(self, name: str) -> str:
+        """Go back to a save; what is said of it: that it is done, and where the player's actor now is."""
+        saves = self.story.saves
+        if name not in saves:
+            known = f"The saves are {', '.join(sorted(saves))}." if saves else "Nothing has been saved yet."
+            raise UnknownName(f"There is no save named {name}. {known}")
         self.story.restore(name)
         self.discourse = Discourse()
         self._told_before.clear()
-        return self.recount()
+        return f"Restored. {self.situation()}".strip()
+
+    def situation(self) -> str:
+        """Where the player's actor is, said plainly ("You are in the massive sack, in the foyer."); empty for
+        an actor nowhere in particular."""
+        world = self.story.simulation.world
+        room = world.room_of(self.actor)
+        if room is None:
+            return ""
+        places = []
+        holder = world.parent(self.actor)
+        if holder is not None and holder != room:
+            places.append(f"{world.link(self.actor) or 'in'} {_the(world.items[holder])}")
+        places.append(f"in {_the(world.items[room])}")
+        return f"You are {', '.join(places)}."
 
     # -- directives ---------------------------------------------------------------------------------
 
     def directive(self, line: str) -> Telling | None:
-        """Answer `line` if it is a directive; None if it is not one."""
+        """Answer `line` if it is a directive; None if it is not one. A directive called in a form it does not
+        take says how it is used, unless its first word also begins one of the world's commands."""
         found = self.directives.match(line)
         if found is None:
-            return None
+            called = self.directives.called(line)
+            if called is None or self.story.recognizer.begins_command(normalize(line).split()[0].lower()):
+                return None
+            if called.author_only and not self.author:
+                raise Forbidden(f"{capitalize_first(called.name)} is for authors only.")
+            return _said(called.usage, self.discourse)
         directive, match = found
         if directive.author_only and not self.author:
-            raise Forbidden(f"'{directive.name}' is for authors only")
+            raise Forbidden(f"{capitalize_first(directive.name)} is for authors only.")
         result = directive.handler(self, match)
         if isinstance(result, Telling):
             return result
@@ -227,8 +299,18 @@ class Player:
     def concept_listing(self, actor: str) -> str:
         self.story.check_actor(actor)
         if actor != self.actor and self.story.definition.interactive and not self.author:
-            raise Forbidden(f"you play {self.actor}; {actor}'s concept is not yours to read")
+            raise Forbidden(f"You play {self.actor}; {actor}'s concept is not yours to read.")
         return listing(self.story.concept_tree(actor))
+
+
+def _as_sentence(message: str) -> str:
+    """An error's message as a player is shown it: a sentence (messages written as sentences are kept)."""
+    return message if message.rstrip().endswith((".", "!", "?")) else sentence(message)
+
+
+def _the(item: Item) -> str:
+    """An item's name with "the" before it, unless it is a proper name (no article)."""
+    return f"the {item.called}" if item.article else item.called
 
 
 def _said(text: str, discourse: Discourse) -> Telling:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 
 from server.engine.actions.action import Behave, Configure
@@ -46,10 +47,13 @@ def test_retrograde_without_time_words_just_goes_back():
     assert not any(s.startswith(("Before that", "Earlier")) for s in told)
 
 
-def test_retrograde_with_time_words_says_before_that():
+def test_retrograde_with_time_words_walks_back_in_turn():
     told = sentences(tell("robbery", "retrograde", focalizer="@teller"))
-    assert told[:3] == ["The bank teller cries.", "Before that, a twitchy man died.", "Before that, he fell."]
-    assert all(s.startswith("Before that, ") for s in told[1:])
+    assert told[:3] == ["The bank teller cries.", "Before that, a twitchy man died.", "Just before that, he fell."]
+    openings = [s.split(", ")[0] for s in told[1:]]
+    assert set(openings) == {"Before that", "Just before that", "Previously", "Prior to that"}
+    assert all(a != b for a, b in itertools.pairwise(openings))  # never the same twice running
+    assert tell("robbery", "retrograde", focalizer="@teller") == tell("robbery", "retrograde", focalizer="@teller")
 
 
 # -- achrony -----------------------------------------------------------------------------------------------------

@@ -750,8 +750,8 @@ def test_the_cloak_walk_wins():
 def test_cloak_plus_words_for_water():
     player, replies = play("cloak_plus", "w", "take bottle", "fill bottle with water", "drink water")
     assert "You fill the bottle from the stone basin." in replies[2]
-    assert player.story.simulation.world.get("@bottle", "contents") == "@water"
-    assert replies[3] == "Which do you mean, the clear glass bottle or the stone basin?"
+    assert replies[3] == "You drink from the bottle."  # the water one holds, rather than the basin's
+    assert player.story.simulation.world.get("@bottle", "contents") is None
 
 
 def test_artmaking_pronoun_walk():

@@ -213,12 +213,12 @@ def test_lost_one_drifts_with_distance_and_comes_back_when_waiting():
     assert player.spin.narratee == "@visitor" and player.spin.time == "during"
 
 
-def test_lost_one_far_gone_runs_by_itself_and_dynamic_off_stops_the_drift():
+def test_lost_one_far_gone_drifts_on_yet_stays_the_players_and_dynamic_off_stops_the_drift():
     player, _ = play("lost_one", ["s", "n", "e", "w", "s", "n", "e"])
-    assert player.spin.commanded is None
+    assert player.spin.commanded == "@visitor" and player.spin.order == "achrony"
     turn = player.story.turn
-    player.command("anything at all")
-    assert player.story.turn == turn + 1  # the world ran on without the visitor being commanded
+    assert "waited" in player.command("wait").text  # adrift, the player still sees their own doing
+    assert player.story.turn == turn + 1
     calm, _ = play("lost_one", ["spin dynamic off", "s", "n", "e"])
     assert calm.spin.time == "during" and calm.spin.narratee == "@visitor"
 

@@ -40,9 +40,11 @@ def test_prophecy_is_future():
 def test_retrograde_tells_the_last_event_first_with_backward_time_words():
     told = sentences(tell("robbery", "retrograde", focalizer="@teller"))
     assert told[0] == "The bank teller cries."
-    assert all(s.startswith("Before that, ") for s in told[1:])
+    assert all(
+        s.startswith(("Before that, ", "Just before that, ", "Previously, ", "Prior to that, ")) for s in told[1:]
+    )
     # Told last, the slips were already mentioned (counted) and the teller was the subject just before.
-    assert told[-1] == "Before that, she read the deposit slips."
+    assert told[-1].endswith(", she read the deposit slips.")
 
 
 def test_guard_tells_it_to_the_teller_afterwards_in_the_first_person():

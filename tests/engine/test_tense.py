@@ -80,7 +80,7 @@ def test_a_time_point_before_every_event_is_a_prophecy_and_after_every_event_a_m
 def test_retrograde_told_afterwards_puts_each_earlier_event_in_the_pluperfect():
     told = sentences(tell("robbery", "retrograde", time="after"))
     assert told[:2] == ["A twitchy man died.", "Before that, he had fallen."]
-    assert told[-1] == "Before that, he had put on a Dora the Explorer mask."
+    assert told[-1].endswith(", he had put on a Dora the Explorer mask.")
 
 
 def test_retrograde_prophecy_puts_each_earlier_event_in_the_future_perfect():
@@ -123,8 +123,8 @@ def test_progressive_seeing_stays_simple_while_the_laughing_goes_on():
 
 def test_anterior_progressive_is_had_been_laughing_and_never_had_been_seen():
     told = sentences(tell("robbery", "retrograde", focalizer="@guard", time="after", progressive=True))
-    assert "Before that, he had seen the twitchy man." in told
-    assert "Before that, he had been snoozing." in told
+    assert any(s.endswith(", he had seen the twitchy man.") for s in told), told
+    assert any(s.endswith(", he had been snoozing.") for s in told), told
     text = " ".join(told)
     assert "had been seen" not in text
     assert "had been seeing" not in text
@@ -132,7 +132,7 @@ def test_anterior_progressive_is_had_been_laughing_and_never_had_been_seen():
 
 def test_anterior_progressive_of_an_active_verb():
     told = sentences(tell("robbery", "retrograde", focalizer="@teller", time="after", progressive=True))
-    assert "Before that, the bank teller had been laughing." in told
+    assert any(s.endswith(", the bank teller had been laughing.") for s in told), told
 
 
 # -- flags in templates -----------------------------------------------------------------------------------------

@@ -34,9 +34,12 @@ _GLOW_LADDER = (
 FORWARD = ("then", "next", "after that")
 """Time words for an event told after the one before it, used in turn so a telling does not drone."""
 
+BACKWARD = ("before that", "just before that", "previously", "prior to that")
+"""Time words for an event told after the one that followed it (retrograde), used in turn likewise."""
+
 SIMULTANEOUS = "meanwhile"
-JUST_BEFORE = "before that"
 LONG_BEFORE = "earlier"
+"""For an event told after one that came well after it, with others between."""
 
 
 SUBJECT_WORDS: dict[str, tuple[int, bool]] = {

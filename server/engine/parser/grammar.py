@@ -15,7 +15,8 @@ from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from server.engine.actions import verbs
-from server.engine.actions.action import Action, Modify, Reason
+from server.engine.actions.action import Action, Configure, Modify, Reason
+from server.engine.english.words import direction_name
 from server.engine.world.items import Room, Sense
 from server.engine.world.state import WorldState
 
@@ -69,6 +70,9 @@ class CommandKind:
     scope2: Scope = "visible"
     many: bool = False
     help: str = ""
+    implied: bool = False
+    """A word order without OBJ2 means the one thing in scope2 there is ("hang the cloak": on the only hook);
+    with several, or none, the player is asked ("What do you want to hang the cloak on?")."""
     tokens: tuple[tuple[str, ...], ...] = field(init=False)
 
     def __post_init__(self) -> None:
@@ -329,6 +333,30 @@ def _say(r: Request) -> list[Action]:
     return [replace(said, indirect=r.obj, template=f"{said.template} to [indirect/o]")]
 
 
+def _about(verb: str) -> Builder:
+    """Asking or telling someone about something: a thing named, told by its name ("about your cloak"), or
+    free words, told as typed; the action is saying, for worlds that listen."""
+
+    def build(r: Request) -> list[Action]:
+        if r.second is None:
+            return _speech(f"[agent/s] [{verb}/v] [indirect/o] about TEXT")(r)
+        said = verbs.say(r.actor, r.world.items[r.second].called)
+        return [replace(said, indirect=r.obj, template=f"[agent/s] [{verb}/v] [indirect/o] about [{r.second}/o]")]
+
+    return build
+
+
+def _speech(how: str) -> Builder:
+    """Speaking to someone in other words than "say": `how` is told with the words said in place of TEXT
+    ("[agent/s] [ask/v] [indirect/o] about TEXT"); the action is still saying, for worlds that listen."""
+
+    def build(r: Request) -> list[Action]:
+        said = verbs.say(r.actor, r.text or "")
+        return [replace(said, indirect=r.obj, template=how.replace("TEXT", said.utterance or ""))]
+
+    return build
+
+
 def _throw(r: Request) -> list[Action]:
     return [verbs.throw(r.actor, item, r.world, r.second) for item in r.objects]
 
@@ -336,6 +364,40 @@ def _throw(r: Request) -> list[Action]:
 def _feed(r: Request) -> list[Action]:
     assert r.second is not None
     return [verbs.feed(r.actor, item, r.second) for item in r.objects]
+
+
+_NOT_PUSHABLE = "[direct/s] [can/not/v] be pushed from place to place"
+
+
+def _push_to(r: Request) -> list[Action]:
+    """ "push the cart north": what a world gives the feature `pushable` goes along as its pusher goes that way;
+    anything else is refused, plainly."""
+    item, direction = r.obj, r.direction or ""
+    if not r.world.get(item, "pushable"):
+        refused = verbs.gesture("push", r.actor, item, "[agent/s] [push/v] [direct/o]", touching=True)
+        return [replace(refused, checks=(*refused.checks, _refuse(_NOT_PUSHABLE)))]
+    going = verbs.go_direction(r.actor, direction, r.world)
+    if not isinstance(going, Configure):
+        return [going]  # no way that way: the going is refused, and the thing stays
+    # The thing goes first (it must be within reach, here), and its pusher follows it.
+    pushed = Configure(
+        verb="push",
+        agent=r.actor,
+        direct=item,
+        to=going.to,
+        direction=direction,
+        template=f"[agent/s] [push/v] [direct/o] {direction_name(direction)}",
+        checks=going.checks,
+        entails=lambda action, world: [going],
+    )
+    return [pushed]
+
+
+def _refuse(template: str) -> Callable[[Action, WorldState, object], Reason | None]:
+    def check(action: Action, world: WorldState, sight: object) -> Reason | None:
+        return Reason("refused", template, alone=True)
+
+    return check
 
 
 def _turn_to(r: Request) -> list[Action]:
@@ -479,13 +541,18 @@ GRAMMAR: tuple[CommandKind, ...] = (
             "place OBJ on OBJ2",
             "hang OBJ on OBJ2",
             "hang up OBJ on OBJ2",
+            "hang OBJ up on OBJ2",
             "set OBJ on OBJ2",
             "drop OBJ on OBJ2",
+            "hang OBJ",
+            "hang up OBJ",
+            "hang OBJ up",
         ),
         _put("on"),
         scope="held",
         scope2="supporter",
         many=True,
+        implied=True,
     ),
     CommandKind(
         "wear", ("wear OBJ", "put on OBJ", "put OBJ on", "don OBJ"), _each(verbs.wear), scope="held", many=True
@@ -533,6 +600,7 @@ GRAMMAR: tuple[CommandKind, ...] = (
     CommandKind("toggle", ("toggle OBJ", "switch OBJ", "flip OBJ", "flick OBJ"), _toggle, scope="reachable"),
     CommandKind("press", ("press OBJ", "depress OBJ"), _gesture("press", "[agent/s] [press/v] [direct/o]")),
     CommandKind("push", ("push OBJ", "shove OBJ"), _gesture("push", "[agent/s] [push/v] [direct/o]")),
+    CommandKind("push to", ("push OBJ DIR", "shove OBJ DIR", "push OBJ to the DIR"), _push_to, scope="reachable"),
     CommandKind("eat", ("eat OBJ", "devour OBJ", "consume OBJ"), _each(verbs.eat), scope="reachable"),
     CommandKind("drink", ("drink OBJ", "drink from OBJ", "sip OBJ", "sip from OBJ", "quaff OBJ"), _drink),
     CommandKind(
@@ -573,7 +641,9 @@ GRAMMAR: tuple[CommandKind, ...] = (
         _throw,
         scope="held",
     ),
-    CommandKind("feed", ("feed OBJ to OBJ2", "feed OBJ2 OBJ"), _feed, scope="held", scope2="actor"),
+    CommandKind(
+        "feed", ("feed OBJ to OBJ2", "feed OBJ2 OBJ", "feed OBJ2 with OBJ"), _feed, scope="held", scope2="actor"
+    ),
     CommandKind(
         "show",
         ("show OBJ to OBJ2", "show OBJ2 OBJ"),
@@ -584,6 +654,11 @@ GRAMMAR: tuple[CommandKind, ...] = (
     CommandKind("shake", ("shake OBJ",), _gesture("shake", "[agent/s] [shake/v] [direct/o]"), scope="reachable"),
     CommandKind("wave", ("wave", "wave OBJ", "brandish OBJ"), _gesture("wave", "[agent/s] [wave/v] [direct/o]")),
     CommandKind("wave at", ("wave at OBJ", "wave to OBJ"), _gesture("wave", "[agent/s] [wave/v] at [direct/o]")),
+    CommandKind(
+        "wave with",
+        ("wave OBJ at OBJ2", "wave OBJ to OBJ2", "brandish OBJ at OBJ2"),
+        _with_second("wave", "[agent/s] [wave/v] [direct/o]", "at [indirect/o]"),
+    ),
     CommandKind(
         "strike",
         (
@@ -643,10 +718,35 @@ GRAMMAR: tuple[CommandKind, ...] = (
     CommandKind("inventory", ("inventory", "i", "inv"), lambda r: [verbs.inventory(r.actor)]),
     CommandKind(
         "say",
-        ("say TEXT", "shout TEXT", "yell TEXT", "tell OBJ TEXT", "say TEXT to OBJ", "shout TEXT to OBJ"),
+        (
+            "say TEXT",
+            "shout TEXT",
+            "yell TEXT",
+            "tell OBJ TEXT",
+            "say TEXT to OBJ",
+            "shout TEXT to OBJ",
+            "yell TEXT to OBJ",
+            "say to OBJ TEXT",
+            "shout to OBJ TEXT",
+            "yell to OBJ TEXT",
+        ),
         _say,
         scope="actor",
     ),
+    CommandKind(
+        "tell to",
+        ("tell OBJ to TEXT", "order OBJ to TEXT"),
+        _speech("[agent/s] [tell/v] [indirect/o] to TEXT"),
+        scope="actor",
+    ),
+    CommandKind("ask to", ("ask OBJ to TEXT",), _speech("[agent/s] [ask/v] [indirect/o] to TEXT"), scope="actor"),
+    CommandKind(
+        "ask about",
+        ("ask OBJ about OBJ2", "ask OBJ about TEXT", "question OBJ about OBJ2", "question OBJ about TEXT"),
+        _about("ask"),
+        scope="actor",
+    ),
+    CommandKind("tell about", ("tell OBJ about OBJ2", "tell OBJ about TEXT"), _about("tell"), scope="actor"),
     CommandKind("laugh", ("laugh", "giggle", "chuckle"), _gesture("laugh", "", alone="[agent/s] [laugh/v]")),
     CommandKind("cry", ("cry", "sob", "weep"), _gesture("cry", "", alone="[agent/s] [cry/v]")),
     CommandKind("smile", ("smile", "grin", "smile at OBJ"), _gesture("smile", "[agent/s] [smile/v] at [direct/o]")),

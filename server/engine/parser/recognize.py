@@ -7,9 +7,9 @@ import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from server.engine.actions.action import Action
-from server.engine.english.nouns import plural
-from server.engine.parser.grammar import GRAMMAR, SLOTS, CommandKind, Request, Scope, verb_of
+from server.engine.actions.action import Action, Event
+from server.engine.english.nouns import join_list, plural
+from server.engine.parser.grammar import ABBREVIATIONS, GRAMMAR, SLOTS, CommandKind, Request, Scope, verb_of
 from server.engine.parser.words import (
     ALL_WORDS,
     ANSWER_FILLERS,
@@ -18,7 +18,9 @@ from server.engine.parser.words import (
     DIRECTIONS,
     EXCEPT_WORDS,
     MAX_WORDS,
+    ORDINALS,
     OWNER_WORDS,
+    PREPOSITIONS,
     PRONOUNS,
     SELF_WORDS,
     Token,
@@ -111,13 +113,15 @@ class _Unresolved(Exception):
 
 
 class _Ambiguous(Exception):
-    """A phrase fits several things equally well: which slot, which phrase of its list, and the candidates."""
+    """A phrase fits several things equally well: which slot, which phrase of its list, and the candidates;
+    `question` when it is not "Which do you mean…?" (a thing left unnamed: "What do you want to hang…on?")."""
 
-    def __init__(self, slot: str, phrase: int, candidates: tuple[str, ...]) -> None:
+    def __init__(self, slot: str, phrase: int, candidates: tuple[str, ...], question: str = "") -> None:
         super().__init__(slot)
         self.slot = slot
         self.phrase = phrase
         self.candidates = candidates
+        self.question = question
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,6 +134,16 @@ class _Context:
     memory: Memory
     present: tuple[str, ...]
     chosen: Choices
+
+
+@dataclass(frozen=True, slots=True)
+class _Near:
+    """What judging a command that is not whole needs: who gives it, what it can name, what pronouns mean."""
+
+    actor: str
+    present: tuple[str, ...]
+    memory: Memory
+    sight: Perception
 
 
 @dataclass
@@ -182,8 +196,9 @@ class Recognizer:
         unknown = [w for i, w in enumerate(words) if i not in free and not w.startswith('"') and not self._known(w)]
         if unknown:
             return NotUnderstood(f'I don\'t know the word "{unknown[0]}".')
+        near = _Near(actor, self._present(actor, sight), memory, sight)
         if not readings:
-            return NotUnderstood(self._not_a_command(words))
+            return NotUnderstood(self._not_a_command(words, near))
         best: _Unresolved | None = None
         for reading, _ in readings:
             try:
@@ -195,7 +210,8 @@ class Recognizer:
                 return self._clarify(reading, question, {})
         assert best is not None
         # "look at" reads as looking at something called "at"; that it stops short is the likelier trouble.
-        return NotUnderstood(self._cut_short(words, lead_in=False) or best.message)
+        # "look look": the words after a whole command name nothing at all; that is the likelier trouble too.
+        return NotUnderstood(self._cut_short(words, near, lead_in=False) or self._as_far(words, near) or best.message)
 
     def answer(
         self,
@@ -210,6 +226,8 @@ class Recognizer:
         then a new command). A reply that still fits several of the candidates is asked about again."""
         words = [w for token in tokens_of(plain(reply)) for w in unquoted(token.text)]
         words = [w for w in words if w not in ARTICLES and w not in ANSWER_FILLERS and w not in CONJUNCTIONS]
+        while words[1:] and words[0] in PREPOSITIONS:
+            words = words[1:]  # "on the hook", to "What do you want to hang the cloak on?"
         if not words:
             return None
         if set(words) <= ALL_WORDS and pending.kind.many:
@@ -218,8 +236,11 @@ class Recognizer:
             chosen = pending.candidates[:1]
         else:
             fitting = tuple(t for t in pending.candidates if set(words) <= self._item_words[t])
+            place = _position(words, len(pending.candidates))
+            if not fitting and place is not None:
+                fitting = (pending.candidates[place],)  # "2", "the second", "the last one"
             if not fitting:
-                return None
+                return pending if _position(words, 10) is not None else None
             chosen = self._narrowed(fitting, words)
             if len(chosen) > 1:
                 return Clarify(
@@ -254,9 +275,10 @@ class Recognizer:
         # "the boy's ball": a possessive of anything nameable
         return word.endswith("'s") and word[:-2] in self._all_item_words
 
-    def _not_a_command(self, words: list[str]) -> str:
-        """Why nothing fits: a command that stops short of its last slot is asked about; else not understood."""
-        cut_short = self._cut_short(words)
+    def _not_a_command(self, words: list[str], near: _Near) -> str:
+        """Why nothing fits: a command that stops short of its last slot is asked about; one with words after
+        a whole command that name nothing is understood only as far as that command; else not understood."""
+        cut_short = self._cut_short(words, near) or self._as_far(words, near)
         if cut_short:
             return cut_short
         if words[0].startswith('"'):
@@ -265,33 +287,126 @@ class Recognizer:
             return f'"{words[0]}" is not a verb I know.'
         return "I don't understand that."
 
-    def _cut_short(self, words: list[str], *, lead_in: bool = True) -> str | None:
-        """ "What do you want to take?" for a command that stops where a pattern's last slot would begin;
-        "What do you want to give the bread to?" for one that stops before the word leading to it too, when
-        only one such word could follow ("put the bread" might go in or on: that is not asked). The second
-        is a guess, made only when `lead_in`."""
-        typed = " ".join(w for w in words if w != ",")
-        missing: set[str] = set()
+    def begins_command(self, word: str) -> bool:
+        """Whether a word begins some command of this grammar ("light", "take"), or is a direction."""
+        return word in self._heads or word in DIRECTIONS
+
+    def _cut_short(self, words: list[str], near: _Near, *, lead_in: bool = True) -> str | None:
+        """ "What do you want to take?" for a command that stops where a word order's last slot would begin;
+        "What do you want to give the bread to?" for one that stops before the word leading to it too ("put the
+        bread" might go in or on: that is not asked). The second is a guess, made only when `lead_in`. Where
+        several word orders could be meant, the one whose named things fit best is asked about ("feed the mime"
+        asks for the food: the mime is someone to feed, not food); a name that fits nothing here is not asked
+        about at all (what fails is the name). The question names things as the story does, never echoing the
+        words typed ("What do you want to feed the dazed mime?")."""
+        asked: dict[str, tuple[int, int]] = {}
         for kind in self.grammar:
             for pattern in kind.tokens:
-                # "give OBJ2 OBJ" cut short is "give the mime": that one stops where it should not.
-                if len(pattern) < 2 or pattern[-1] not in SLOTS or {pattern[-2], pattern[-1]} <= {"OBJ", "OBJ2"}:
+                if len(pattern) < 2 or pattern[-1] not in SLOTS:
                     continue
-                if next(_match(pattern[:-1], words, 0, 0), None) is not None:
-                    verb = verb_of((*pattern[:-1], "OBJ")) if len(words) == 1 else typed
-                    if pattern[-1] == "DIR":
-                        return f"Which way do you want to {verb}?"
-                    return f"What do you want to {verb}?"
+                if len(words) == 1 and pattern[0] == words[0] and pattern[1] in ("OBJ", "OBJ2"):
+                    # "take", "pick": only the verb is typed, and only what to do it to is asked.
+                    asked.setdefault(f"What do you want to {ABBREVIATIONS.get(words[0], words[0])}?", (2, 1))
+                # A command cut short just before the last slot is surely that; one cut short before the word
+                # leading to it too is a guess, made only when no such command fits as well.
+                heads = [(pattern[:-1], 1)]
                 leads_in = (
                     len(pattern) > 2 and not pattern[-2].isupper() and pattern[-3] in SLOTS and pattern[-2] not in words
                 )
-                if lead_in and leads_in and next(_match(pattern[:-2], words, 0, 0), None) is not None:
-                    missing.add(pattern[-2])
-                if len(words) == 1 and pattern[0] == words[0] and pattern[1] in ("OBJ", "OBJ2"):
-                    missing.add("")
-        if len(missing) == 1:
-            return f"What do you want to {' '.join((typed, *missing)).strip()}?"
+                if lead_in and leads_in:
+                    heads.append((pattern[:-2], 0))
+                for head, sure in heads:
+                    spans = next(_match(head, words, 0, 0), None)
+                    fit = 0 if spans is None else self._fit(kind, spans, words, near)
+                    if spans is None or fit == 0:
+                        continue
+                    said = self._phrase(pattern[:-1], spans, words, near)
+                    question = (
+                        f"Which way do you want to {said}?" if pattern[-1] == "DIR" else f"What do you want to {said}?"
+                    )
+                    asked[question] = max(asked.get(question, (0, 0)), (fit, sure))
+        if not asked:
+            return None
+        best = max(asked.values())
+        questions = [question for question, rank in asked.items() if rank == best]
+        return questions[0] if len(questions) == 1 else None
+
+    def _as_far(self, words: list[str], near: _Near) -> str | None:
+        """ "I only understood you as far as wanting to look." for a whole command followed by words that name
+        nothing ("look look", "wait around the clock"); None when the words after it could name something."""
+        for end in range(len(words) - 1, 0, -1):
+            if any(self._names_anything(word) for word in words[end:]):
+                return None
+            for kind in self.grammar:
+                for pattern in kind.tokens:
+                    spans = next(_match(pattern, words[:end], 0, 0), None)
+                    if spans is not None and self._fit(kind, spans, words, near):
+                        return (
+                            f"I only understood you as far as wanting to {self._phrase(pattern, spans, words, near)}."
+                        )
         return None
+
+    def _names_anything(self, word: str) -> bool:
+        return (
+            word in self._all_item_words
+            or word in self._plurals
+            or word in PRONOUNS
+            or word in SELF_WORDS
+            or word in ALL_WORDS
+            or word.startswith('"')
+            or word.isdigit()
+        )
+
+    def _fit(self, kind: CommandKind, spans: Mapping[str, list[int]], words: list[str], near: _Near) -> int:
+        """How well the things named in a (partial) command fit it: 2 all in their slots' scopes, 1 all here
+        but not all in scope, 0 a name that fits nothing here."""
+        fit = 2
+        for slot, scope in (("OBJ", kind.scope), ("OBJ2", kind.scope2)):
+            if slot not in spans:
+                continue
+            named = self._quickly(words, spans[slot], near)
+            if named is None:
+                continue  # a list, "all", a pronoun: not judged here
+            if not named:
+                return 0
+            context = _Context(Reading(kind, (), {}), near.actor, near.sight, near.memory, near.present, {})
+            if not any(self._in_scope(t, scope, context, ()) for t in named):
+                fit = 1
+        return fit
+
+    def _quickly(self, words: list[str], span: list[int], near: _Near) -> list[str] | None:
+        """What a slot's words name here, without asking anything; None when they are not one plain name."""
+        phrase = [w for i in span for w in unquoted(words[i]) if w not in ARTICLES]
+        if not phrase or any(w in CONJUNCTIONS or w in ALL_WORDS or w in PRONOUNS for w in phrase):
+            return None
+        if len(phrase) == 1 and phrase[0] in SELF_WORDS:
+            return [near.actor]
+        phrase = [w for w in phrase if w not in OWNER_WORDS]
+        phrase = [self._plurals.get(w, w) if w not in self._all_item_words else w for w in phrase]
+        return [t for t in near.present if phrase and set(phrase) <= self._item_words[t]]
+
+    def _phrase(self, pattern: tuple[str, ...], spans: Mapping[str, list[int]], words: list[str], near: _Near) -> str:
+        """A word order said back with what it names: "feed the dazed mime", "hang the velvet cloak on", "look";
+        abbreviations spelled out, a slot not yet filled left out, and words that are not one name as typed."""
+        said: list[str] = []
+        for position, token in enumerate(pattern):
+            if token not in SLOTS:
+                said.append(ABBREVIATIONS.get(token, token) if position == 0 else token)
+            elif token in spans:
+                span = spans[token]
+                named = self._quickly(words, span, near) if token in ("OBJ", "OBJ2") else None
+                typed = " ".join(words[i] for i in span)
+                if named and len(named) == 1:
+                    said.append(self._called(named))
+                elif named:  # several things fit: the name as typed, as the story would say it
+                    said.append("the " + " ".join(words[i] for i in span if words[i] not in ARTICLES))
+                else:
+                    said.append(typed)
+        return " ".join(said)
+
+    def _called(self, tags: Sequence[str]) -> str:
+        """Things as a question names them: "the velvet cloak", "the hook and the ticket"."""
+        return join_list([f"the {self.world.items[tag].called}" for tag in tags])
 
     # -- resolving names to items ---------------------------------------------------------------------
 
@@ -319,6 +434,8 @@ class Recognizer:
                 objects = self._resolve(context, "OBJ", kind.scope, kind.many, None)
             if "OBJ2" in slots:
                 second = self._resolve_one(context, "OBJ2", kind.scope2, objects)
+            elif kind.implied:
+                second = self._implied(context, objects)
         direction = DIRECTIONS[slots["DIR"][0]] if "DIR" in slots else None
         word = slots["WORD"][0] if "WORD" in slots else None
         request = Request(
@@ -350,6 +467,32 @@ class Recognizer:
         if room is not None:
             found.append(room)
         return tuple(found)
+
+    def _implied(self, context: _Context, objects: tuple[str, ...]) -> str:
+        """The second thing a word order leaves unnamed ("hang the cloak"): the one thing here in its scope that
+        is not the actor's own; several, or none, are asked about by what the command lacks."""
+        settled = context.chosen.get(("OBJ2", 0))
+        if settled and settled[0] in context.present:
+            return settled[0]
+        world, kind = self.world, context.reading.kind
+        others = [
+            t
+            for t in context.present
+            if t != context.actor
+            and t not in objects
+            and not isinstance(world.items[t], Room)
+            and not world.is_descendant(t, context.actor)
+        ]
+        fits = [t for t in others if self._in_scope(t, kind.scope2, context, objects)]
+        if len(fits) == 1:
+            return fits[0]
+        full = next((p for p in kind.tokens if p[0] == context.reading.pattern[0] and "OBJ2" in p), None)
+        lacking = full[: full.index("OBJ2")] if full else context.reading.pattern
+        said = " ".join(self._called(objects) if token == "OBJ" else token for token in lacking)
+        candidates = tuple(fits or [t for t in others if world.items[t].kind in ("thing", "door")])
+        if not candidates:
+            raise _Unresolved(f"There is nothing here to {said}.", 3)
+        raise _Ambiguous("OBJ2", 0, candidates, f"What do you want to {said}?")
 
     def _resolve_one(self, context: _Context, slot: str, scope: Scope, related: tuple[str, ...]) -> str:
         found = self._resolve(context, slot, scope, False, None, related=related)
@@ -403,7 +546,7 @@ class Recognizer:
         if not words:
             raise _Unresolved("Which thing do you mean?", 1)
         if len(words) == 1 and words[0] in PRONOUNS:
-            return self._pronoun(words[0], context)
+            return self._pronoun(words[0], context, slot, index)
         if len(words) == 1 and words[0] in SELF_WORDS:
             return [context.actor]
         if words[0] in ALL_WORDS:
@@ -515,7 +658,7 @@ class Recognizer:
         for phrase in _split_list(words):
             named = [w for w in phrase if w not in ARTICLES]
             if len(named) == 1 and named[0] in PRONOUNS:
-                left.update(self._pronoun(named[0], context))
+                left.update(self._pronoun(named[0], context, "", 0))
                 continue
             named = [self._plurals.get(w, w) if w not in self._all_item_words else w for w in named]
             fits = [t for t in context.present if named and set(named) <= self._item_words[t]]
@@ -577,11 +720,21 @@ class Recognizer:
                 return f"The {self.world.items[tag].called} is too far away for that."
         return f"You see no {' '.join(words)} here."
 
-    def _pronoun(self, word: str, context: _Context) -> list[str]:
+    def _pronoun(self, word: str, context: _Context, slot: str, index: int) -> list[str]:
+        """What a pronoun means: what was last named as it would be ("it" after a list of things asks which of
+        them; "it" with nothing named yet, the one thing here it could mean; "him", the one man here)."""
         memory, present, world = context.memory, context.present, self.world
         meant: list[str]
         if word in ("them", "they"):
             meant = [t for t in memory.them if t in present] or list(memory.them)
+        elif word == "it" and memory.it is None and len(memory.them) > 1:
+            listed = tuple(t for t in memory.them if t in present and not world.items[t].plural)
+            if len(listed) > 1 and slot:
+                raise _Ambiguous(slot, index, listed)
+            meant = list(listed[:1])
+        elif word == "it" and memory.it is None:
+            things = [t for t in present if self._could_be_it(t, context.actor)]
+            meant = things if len(things) == 1 else []
         else:
             last = {"it": memory.it, "him": memory.him, "her": memory.her}[word]
             meant = [last] if last else []
@@ -597,6 +750,17 @@ class Recognizer:
             called = world.items[absent[0]].called
             raise _Unresolved(f'"{word.capitalize()}" would be the {called}, which you cannot see now.', 3)
         return meant
+
+    def _could_be_it(self, tag: str, actor: str) -> bool:
+        """A thing "it" could mean when nothing has been named: one that is told of, not a fixture or a room."""
+        item, world = self.world.items[tag], self.world
+        return (
+            item.kind in ("thing", "door")
+            and not item.plural
+            and world.get(tag, "mention", True)
+            and world.link(tag) != "part_of"
+            and tag != actor
+        )
 
     def _in_scope(self, tag: str, scope: Scope, context: _Context, related: tuple[str, ...]) -> bool:
         world, actor, sight = self.world, context.actor, context.sight
@@ -637,13 +801,28 @@ class Recognizer:
             w in self._plurals and w not in self._all_item_words for w in words
         )
 
-    def _remember(
-        self, memory: Memory, actor: str, objects: tuple[str, ...], second: str | None, several: bool
-    ) -> Memory:
+    def mentioned(self, memory: Memory, actor: str, events: Sequence[Event]) -> Memory:
+        """What pronouns mean once `actor` is told `events`: the things the telling mentions, the last of each
+        kind ("You see a box here. You frown at it." makes "it" the box; "The mime waves." makes "him" the
+        mime). What the actor's own command named is already remembered, as the command said it (a list stays
+        "them"), so what its commanded actions name is passed over; what it saw looking around is mentioned, in
+        the order it is told."""
+        said: list[str] = []
+        for event in events:
+            action = event.action
+            if actor not in event.perceivers:
+                continue
+            if action.agent == actor and action.direct is None and event.observed:
+                said.extend(t for t in event.observed if self.world.get(t, "mention", True))
+            if not (event.cause == "command" and action.agent == actor):
+                said.extend(t for t in (action.agent, action.direct, action.indirect) if t is not None)
+        told = [t for t in said if t != actor and t in self.world.items and not isinstance(self.world.items[t], Room)]
+        return self._noted(memory, actor, told)
+
+    def _noted(self, memory: Memory, actor: str, tags: Sequence[str]) -> Memory:
+        """Memory with each of `tags` taken as the latest thing its pronoun means, in order."""
         it, them, him, her = memory.it, memory.them, memory.him, memory.her
-        # The first thing acted on is the likeliest "it" next ("put the coin in the box. take it"), so it
-        # is remembered last.
-        for tag in (*((second,) if second else ()), *reversed(objects)):
+        for tag in tags:
             if tag == actor:
                 continue
             item = self.world.items[tag]
@@ -655,13 +834,24 @@ class Recognizer:
                 them = (tag,)
             else:
                 it = tag
+        return Memory(it, them, him, her)
+
+    def _remember(
+        self, memory: Memory, actor: str, objects: tuple[str, ...], second: str | None, several: bool
+    ) -> Memory:
+        # The first thing acted on is the likeliest "it" next ("put the coin in the box. take it"), so it
+        # is remembered last.
+        noted = self._noted(memory, actor, (*((second,) if second else ()), *reversed(objects)))
+        it, them, him, her = noted.it, noted.them, noted.him, noted.her
         if several or len(objects) > 1:
             them = tuple(t for t in objects if t != actor)
+            if len(them) > 1:
+                it = None  # "it", after a list, is asked about: which of them?
         return Memory(it, them, him, her)
 
     def _clarify(self, reading: Reading, question: _Ambiguous, chosen: Choices) -> Clarify:
         return Clarify(
-            self._question(question.candidates),
+            question.question or self._question(question.candidates),
             reading,
             question.slot,
             question.phrase,
@@ -673,6 +863,17 @@ class Recognizer:
         names = [f"the {self.world.items[t].called}" for t in candidates]
         listed = ", ".join(names[:-1]) + (", or " if len(names) > 2 else " or ") + names[-1]
         return f"Which do you mean, {listed}?"
+
+
+def _position(words: list[str], count: int) -> int | None:
+    """Which of `count` things an answer picks by its place: "2", "the second", "the last"; None if none."""
+    if len(words) != 1:
+        return None
+    word = words[0]
+    place = int(word) - 1 if word.isdigit() else ORDINALS.get(word)
+    if place is None or not -count <= place < count:
+        return None
+    return place % count
 
 
 def _match(pattern: tuple[str, ...], words: list[str], p: int, w: int) -> Iterator[dict[str, list[int]]]:

@@ -13,6 +13,24 @@ EXCEPT_WORDS = frozenset({"except", "but", "besides"})
 CONJUNCTIONS = frozenset({"and", ","})
 OWNER_WORDS = frozenset({"my", "his", "her", "its", "their"})
 """Possessives that narrow a phrase to what someone has; "her" is an owner only when a noun follows it."""
+PREPOSITIONS = frozenset({"on", "onto", "in", "into", "to", "at", "with", "from", "about"})
+"""Words an answer may begin with that the question ended with ("on the hook", to "…hang the cloak on?")."""
+ORDINALS = {
+    "first": 0,
+    "1st": 0,
+    "second": 1,
+    "2nd": 1,
+    "third": 2,
+    "3rd": 2,
+    "fourth": 3,
+    "4th": 3,
+    "fifth": 4,
+    "5th": 4,
+    "last": -1,
+    "former": 0,
+    "latter": -1,
+}
+"""Answers that pick one of the things a question listed by its place ("the second", "the last one")."""
 ANSWER_FILLERS = frozenset({"one", "ones", "i", "mean"})
 """Words an answer to "Which do you mean…?" may carry that name nothing ("the brass one", "I mean the oil lamp")."""
 
@@ -50,7 +68,9 @@ MAX_WORDS = 100
 
 # Typographers' quotation marks and apostrophes count as the plain ones.
 _PLAIN = str.maketrans({"“": '"', "”": '"', "„": '"', "‘": "'", "’": "'"})
-_COMMAND_BREAK = re.compile(r'("[^"]*"?)|([;.])')
+# A `.` ends a command only where it ends a sentence: followed by a space or the end of the line, never inside
+# a number, a name or a path ("spin time 6.5", "save my.game", "spin spins/odd.toml").
+_COMMAND_BREAK = re.compile(r'("[^"]*"?)|(;|\.+(?=\s|$))')
 # A word may carry inner apostrophes and hyphens ("boy's", "x-ray"); other punctuation is no part of any word,
 # so "take lamp!" is "take lamp". Quoted text is one token: it is what someone says.
 _TOKEN = re.compile(r'"[^"]*"?|\w+(?:[\'-]\w+)*|,')
@@ -73,7 +93,8 @@ def plain(text: str) -> str:
 
 
 def split_commands(line: str) -> list[str]:
-    """`;` and `.` separate commands, except inside quotation marks ("say "hi. bye"")."""
+    """`;` separates commands, and so does a `.` that ends a sentence ("w. n", "w."), except inside quotation
+    marks ("say "hi. bye""); a `.` inside a word or number ("6.5", "my.game") is part of it."""
     line = plain(line)
     commands: list[str] = []
     current: list[str] = []
