@@ -80,7 +80,7 @@ def test_undo_restores_the_world_and_the_narration_exactly():
     tree_before = player.concept_listing("@operagoer")
     after_take = player.command("take lamp").text
     assert story.simulation.world.digest() != before[0]
-    assert player.command("undo").text == "The last turn is taken back."
+    assert player.command("undo").text == "The last turn is taken back. You are in the cloakroom."
     assert (story.simulation.world.digest(), story.turn, len(story.simulation.events), player.discourse) == before
     assert player.recount().text == told_before
     assert player.concept_listing("@operagoer") == tree_before
@@ -90,8 +90,8 @@ def test_undo_restores_the_world_and_the_narration_exactly():
 
 def test_undo_goes_back_several_turns_and_says_when_it_cannot():
     player, _ = play("artmaking", ["open box", "take sculpture"])
-    assert player.command("undo").text == "The last turn is taken back."
-    assert player.command("undo").text == "The last turn is taken back."
+    assert player.command("undo").text == "The last turn is taken back. You are in the studio."
+    assert player.command("undo").text == "The last turn is taken back. You are in the studio."
     assert player.story.simulation.world.get("@box", "open") is False
     assert player.command("undo").text == "There is nothing to undo."
 
@@ -113,7 +113,8 @@ def test_save_and_restore_round_trip():
     assert player.story.simulation.world.digest() != state
     restored = player.command("restore here").text
     assert player.story.simulation.world.digest() == state
-    assert restored == told
+    assert restored == "Restored. You are in the cloakroom."
+    assert player.recount().text == told
     with pytest.raises(UnknownName):
         player.story.restore("nowhere")
 
