@@ -44,6 +44,39 @@ _OVERRIDES: dict[str, dict[_Tag, str]] = {
     "spoil": {"VBN": "spoiled"},  # past "spoiled" but participle British "spoilt"
     "refuel": {"VBN": "refueled"},  # past "refueled" but participle British "refuelled"
     "relay": {"VBN": "relayed"},  # "relaid" is re-lay (a carpet), not relay (a message)
+    # Where its past and participle are two different spellings of one form (one British, one archaic or
+    # rare), the participle follows the past: "has bused" after "bused", never "has bussed".
+    "bear": {"VBN": "borne"},  # "born" is only of birth; one has borne a burden
+    "broadcast": {"VBD": "broadcast"},  # it gives "broadcasted" but the participle "broadcast"
+    "forecast": {"VBD": "forecast"},  # likewise
+    "telecast": {"VBD": "telecast", "VBN": "telecast"},
+    "simulcast": {"VBD": "simulcast", "VBN": "simulcast"},
+    "webcast": {"VBD": "webcast", "VBN": "webcast"},
+    "overbid": {"VBD": "overbid", "VBN": "overbid"},  # it gives "overbidded"
+    "bid": {"VBD": "bid"},  # an offer: "bid", "has bid"; "bade" is biddance, archaic
+    "spit": {"VBN": "spat"},  # past "spat" but participle "spit"
+    "weave": {"VBD": "wove"},  # past "weaved" but participle "woven"
+    "interweave": {"VBD": "interwove"},
+    "bus": {"VBN": "bused"},  # past "bused" but participle "bussed" (which is kissed)
+    "bust": {"VBN": "busted"},  # past "busted" but participle "bust"
+    "bias": {"VBN": "biased"},
+    "blend": {"VBN": "blended"},
+    "alight": {"VBN": "alighted"},
+    "channel": {"VBN": "channeled"},
+    "dial": {"VBN": "dialed"},
+    "duel": {"VBN": "dueled"},
+    "initial": {"VBN": "initialed"},
+    "misspell": {"VBN": "misspelled"},
+    "respell": {"VBN": "respelled"},
+    "unlearn": {"VBN": "unlearned"},
+    "midwife": {"VBN": "midwifed"},
+    "gird": {"VBN": "girded"},  # "girt" is archaic
+    "heave": {"VBN": "heaved"},  # "hove" is only a ship's
+    "fit": {"VBN": "fit"},  # past "fit" but participle "fitted"
+    "wed": {"VBD": "wed"},  # past "wedded" but participle "wed"
+    "wet": {"VBD": "wet"},  # past "wetted" but participle "wet"
+    "floodlight": {"VBD": "floodlit"},  # past "floodlighted" but participle "floodlit"
+    "okay": {"VBN": "okayed"},  # it gives "o.k.'d"
 }
 
 # Verbs that describe a state, not an action: "she knows", never "she is knowing". Their progressive is
@@ -75,13 +108,15 @@ def _split(lemma: str) -> tuple[str, list[str]]:
 
 @lru_cache(maxsize=8192)
 def _inflect(word: str, tag: _Tag) -> str:
-    """One inflected form of a single-word verb: override table first, then lemminflect's first choice."""
+    """One inflected form of a single-word verb: override table first, then lemminflect's first choice that is
+    written as one word, as the verb is ("babysat", "proofread", "overshot", never "baby-sat", "proof read")."""
     override = _OVERRIDES.get(word, {}).get(tag)
     if override is not None:
         return override
     forms = getInflection(word, tag)
     # lemminflect yields nothing for tokens it cannot analyse; the bare word beats failing mid-telling.
-    return forms[0] if forms else word
+    whole = [form for form in forms if form.isalpha()] if word.isalpha() else []
+    return (whole or forms or (word,))[0]
 
 
 def _is_stative(head: str, rest: list[str]) -> bool:
