@@ -10,7 +10,7 @@ from server.engine.english.words import list_separators, whereabouts
 from server.engine.narrator.draft import Draft, Told
 from server.engine.narrator.reference import protect
 from server.engine.narrator.select import root_cause
-from server.engine.narrator.templates import Ref, Text, Token, infinitive, parse
+from server.engine.narrator.templates import Ref, State, Text, Token, infinitive, parse
 from server.engine.world.items import ROOT, Door, Item, Room
 
 DESCRIBE_BELOW_SPEED = 0.75
@@ -35,7 +35,9 @@ def _compose(item: Told, draft: Draft) -> Told:
         assert event.reason is not None
         templates = [_failure(event)]
     elif _is_own_look(event, draft.focalizer):
-        templates, heading = _sensed(event, draft)
+        # What a look showed is what was there at the time: a state, however the look itself is placed.
+        sensed, heading = _sensed(event, draft)
+        templates = [(State(), *template) for template in sensed]
     else:
         templates = [parse(event.action.told_as)]
     counted = ""
@@ -60,6 +62,7 @@ def _failure(event: Event) -> tuple[Token, ...]:
         *parse("[agent/s] [be/v] unable to "),
         *clause,
         Text(" because "),
+        State(),  # the reason held when it was tried: "…because you already had it", never "had had"
         *parse(event.reason.template),
     )
 

@@ -36,7 +36,9 @@ class Told:
     `count` > 1 when the iterative frequency folded repeats into it; `segment` numbers the stretch of the
     telling it belongs to (main line, flashback, a syllepsis group), each its own paragraph; `lead` opens
     a segment (a template such as "in [@lobby/o],"); `out_of_order` marks an event told after a later one,
-    which takes the perfect; `form` is its tense and aspect; `time_word` relates it to the one told before.
+    which takes the perfect; `form` is its tense and aspect, and `state_form` that of a state holding at its
+    time (a failure's reason, what a look showed), which an out-of-order event does not make anterior;
+    `time_word` relates it to the one told before.
     """
 
     event: Event
@@ -45,6 +47,7 @@ class Told:
     lead: str = ""
     out_of_order: bool = False
     form: VerbForm | None = None
+    state_form: VerbForm | None = None
     present: bool = True
     time_word: str = ""
     templates: tuple[tuple[Token, ...], ...] = ()

@@ -22,18 +22,20 @@ from server.engine.english.words import (
 from server.engine.errors import TemplateError
 from server.engine.narrator.draft import Discourse, Draft, Told
 from server.engine.narrator.reference import THIRD_SINGULAR, Agreement, Reference
-from server.engine.narrator.templates import Caps, Deictic, FeatureWord, Phrase, Ref, Text, Token, Verb
+from server.engine.narrator.templates import Caps, Deictic, FeatureWord, Phrase, Ref, State, Text, Token, Verb
 from server.engine.spin import person
 
 
 @dataclass(frozen=True, slots=True)
 class Scene:
-    """What a template needs to know about the event it tells: its roles, moment, tense and aspect."""
+    """What a template needs to know about the event it tells: its roles, moment, tense and aspect (`form` for
+    the event, `state_form` for what held at its time, after a `State` token)."""
 
     roles: dict[str, str]
     moment: int
     form: VerbForm
     present: bool
+    state_form: VerbForm | None = None
 
 
 def run(draft: Draft) -> Draft:
@@ -76,7 +78,8 @@ def scene_for(draft: Draft, item: Told) -> Scene:
     target = getattr(action, "to", "")
     if target:
         roles["target"] = target.split()[1]
-    return Scene(roles=roles, moment=event.id, form=item.form or VerbForm(), present=item.present)
+    form = item.form or VerbForm()
+    return Scene(roles=roles, moment=event.id, form=form, present=item.present, state_form=item.state_form or form)
 
 
 def realize(tokens: tuple[Token, ...], scene: Scene, reference: Reference) -> str:
@@ -85,6 +88,7 @@ def realize(tokens: tuple[Token, ...], scene: Scene, reference: Reference) -> st
     said: list[Token] = []
     clause = Clause()
     capitals = False
+    form = scene.form
     # Right after a possessive ("[agent's] [@ticket/o]") an item is a bare noun: "her ticket", not "her a ticket".
     after_possessive = False
     for token in tokens:
@@ -113,7 +117,7 @@ def realize(tokens: tuple[Token, ...], scene: Scene, reference: Reference) -> st
                     piece = _particle_after(piece, said, words)
             after_possessive = token.case == "'s"
         elif isinstance(token, Verb):
-            piece = _verb(token, clause.verb(scene, reference), scene.form)
+            piece = _verb(token, clause.verb(scene, reference), form)
             after_possessive = False
         elif isinstance(token, FeatureWord):
             piece = _feature(token, scene, reference)
@@ -127,6 +131,9 @@ def realize(tokens: tuple[Token, ...], scene: Scene, reference: Reference) -> st
             piece = reference.phrase(token.article, token.words, determiner=not after_possessive)
             clause.phrase()
             after_possessive = False
+        elif isinstance(token, State):
+            form = scene.state_form or scene.form
+            continue
         else:
             assert isinstance(token, Caps)
             capitals = token.on

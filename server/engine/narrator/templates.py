@@ -85,7 +85,14 @@ class Caps:
     on: bool
 
 
-Token = Text | Ref | Verb | FeatureWord | Deictic | Phrase | Caps
+@dataclass(frozen=True, slots=True)
+class State:
+    """From here on, verbs tell what held at the event's time, never anterior to it, even when the event is told
+    out of order: "you had been unable to take it because you already had it" (not "had had"). Put in by the
+    compose stage before a failure's reason and a description; not written in templates."""
+
+
+Token = Text | Ref | Verb | FeatureWord | Deictic | Phrase | Caps | State
 
 _SLOT = re.compile(r"\\\[|\\\]|\\_|\[([^\[\]]*)\]")
 _PHRASE = re.compile(r"(?<![\w@])_(a|an|the|some)_([A-Za-z][\w'-]*(?:_[A-Za-z][\w'-]*)*)")

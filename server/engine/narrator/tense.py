@@ -7,7 +7,9 @@ E against R gives the aspect (perfect when R follows E), R against S the tense:
 - a number such as 6.5: S sits between events 6 and 7; earlier events are past, later ones future.
 `perfect` puts R just after E ("has laughed", "had laughed", "will have laughed"). An event told after a
 later one (retrograde, a flashback) keeps R at the later event, so it is anterior: past perfect when told
-after, future perfect in a prophecy, and simple past when the telling is in the present.
+after, future perfect in a prophecy, and simple past when the telling is in the present. What held at the
+event's time — the reason it failed, what a look showed — is told at the event, not before it: "you had been
+unable to take it because you already had it", "that hall was grand" (`state_form`).
 """
 
 from __future__ import annotations
@@ -44,6 +46,7 @@ def _with_form(item: Told, spin: Spin) -> Told:
             perfect = True
     progressive = spin.progressive or item.event.action.progressive
     form = VerbForm(tense=tense, perfect=perfect, progressive=progressive)
+    state = VerbForm(tense=tense, perfect=spin.perfect, progressive=spin.progressive)
     # Deictics follow the tense the event is told in: an event recalled in the past from a present telling
     # happened "there" and "then", not "here" and "now".
-    return replace(item, form=form, present=tense == "present")
+    return replace(item, form=form, state_form=state, present=tense == "present")
