@@ -13,7 +13,7 @@ import spins as spin_package
 import worlds as world_package
 from server.engine.errors import SpinError, UnknownName, WorldError
 from server.engine.spin import Spin, SpinFile, apply, parse_spin_file, parse_value
-from server.engine.world.definition import WorldDefinition
+from server.engine.world.definition import WorldDefinition, world_file_error
 
 
 def world_names() -> list[str]:
@@ -22,13 +22,26 @@ def world_names() -> list[str]:
 
 
 def load_world(name_or_path: str) -> WorldDefinition:
-    """A world by name ("robbery") or by path to a Python file that defines WORLD."""
+    """A world by name ("robbery") or by path to a Python file that defines WORLD. Any mistake in the file
+    (a syntax error, a failed import, a world that does not hold together) is a WorldError of one line naming
+    the file, and the line where Python found it."""
     if name_or_path.endswith(".py") or "/" in name_or_path:
-        module = _module_from_path(Path(name_or_path))
+        path = Path(name_or_path)
+        module_name = f"curveship_world_{path.stem}"
     elif name_or_path in world_names():
-        module = importlib.import_module(f"worlds.{name_or_path}")
+        path = Path(world_package.__path__[0]) / f"{name_or_path}.py"
+        module_name = f"worlds.{name_or_path}"
     else:
         raise UnknownName(f"unknown world {name_or_path!r}; worlds: {', '.join(world_names())}")
+    try:
+        module = (
+            _module_from_path(path) if module_name.startswith("curveship_") else importlib.import_module(module_name)
+        )
+    except UnknownName:
+        raise
+    except Exception as error:
+        sys.modules.pop(module_name, None)  # half made: the next load tries afresh
+        raise world_file_error(path, error) from None
     definition = getattr(module, "WORLD", None)
     if not isinstance(definition, WorldDefinition):
         raise WorldError(f"{name_or_path}: defines no WORLD = WorldDefinition(...)")

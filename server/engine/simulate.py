@@ -72,7 +72,7 @@ class Simulation:
         self.hooked = [tag for tag, item in self.world.items.items() if item.react or item.prevent]
         self._reacting = [tag for tag in self.hooked if self.world.items[tag].react]
         for actor, concept in self.concepts.items():
-            concept.perceive(self.world, [*self.sight.visible_items(actor), actor], BEFORE_ANY_EVENT)
+            concept.perceive(self.world, self._in_sight(actor), BEFORE_ANY_EVENT)
 
     @property
     def items(self) -> Mapping[str, Item]:
@@ -178,6 +178,9 @@ class Simulation:
             reason, outcome = failure(action, world, sight), "failed"
         if reason is None:
             reason, outcome = prevention(action, world, self.hooked), "prevented"
+        if reason is None and action.unanswered is not None and not self._reactions(action):
+            # Nothing prevents it, but nothing would come of it either (reading what has nothing written on it).
+            reason, outcome = action.unanswered(action, world, sight), "failed"
         entailed: list[Action] = []
         reactions: list[Action] = list(reason.instead) if reason is not None else []
         observed: tuple[str, ...] = ()
@@ -264,7 +267,12 @@ class Simulation:
         world, sight = self.world, self.sight
         looked = action.direct
         if looked is None or isinstance(world.items[looked], Room):
-            return tuple(t for t in sight.visible_items(action.agent) if t != action.agent)
+            # Looking around shows the place, not what one carries (taking stock of that is another look).
+            return tuple(
+                t
+                for t in sight.visible_items(action.agent)
+                if t != action.agent and not world.is_descendant(t, action.agent)
+            )
         if looked == action.agent:
             return tuple(world.children[looked])  # one knows what one carries, even in the dark
         return tuple(t for t in world.descendants(looked) if sight.sees(action.agent, t))
@@ -285,10 +293,27 @@ class Simulation:
             concept.witness(event.id)
             if surroundings[actor] != self._surroundings(actor):
                 # Moved, or the light changed: take in the new surroundings whole.
-                concept.perceive(world, [*sight.visible_items(actor), actor], event.id)
+                concept.perceive(world, self._in_sight(actor), event.id)
             perceived = [
                 tag
                 for tag in involved_items
                 if sight.sees(actor, tag) or (actor == action.agent and sight.can_reach(actor, tag))
             ]
-            concept.perceive(world, perceived, event.id)
+            concept.perceive(world, [*perceived, *substances(world, perceived)], event.id)
+
+    def _in_sight(self, actor: str) -> list[str]:
+        """Everything `actor` takes in of its surroundings: what it sees, itself and what it carries (known even
+        in the dark), and what is in what it sees."""
+        seen = [*self.sight.visible_items(actor), actor, *self.world.children[actor]]
+        return [*seen, *substances(self.world, seen)]
+
+
+def substances(world: WorldState, tags: Iterable[str]) -> list[str]:
+    """The substances in the vessels and sources among `tags`: the water is perceived with the basin."""
+    found: list[str] = []
+    for tag in tags:
+        for feature in ("contents", "source_of"):
+            substance = world.get(tag, feature)
+            if isinstance(substance, str) and substance in world.items and substance not in found:
+                found.append(substance)
+    return found

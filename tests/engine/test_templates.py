@@ -6,7 +6,7 @@ import pytest
 
 from server.engine.actions.action import Behave, Modify, Reason
 from server.engine.actions.preconditions import Refusal
-from server.engine.errors import TemplateError
+from server.engine.errors import TemplateError, WorldError
 from server.engine.narrator.templates import parse
 from server.engine.world.definition import WorldDefinition
 from server.engine.world.items import Actor, Room, Thing
@@ -215,9 +215,9 @@ def test_a_template_naming_a_role_its_action_lacks_is_an_error_when_told():
         say("[agent/s] [take/v] [direct/o]")
 
 
-def test_a_template_naming_an_unknown_tag_is_an_error_when_told():
-    with pytest.raises(TemplateError, match="@ghost, which is not an item of this world"):
-        say("[@ghost/s] [laugh/v]")
+def test_a_template_naming_an_unknown_tag_is_an_error_when_the_world_is_made():
+    with pytest.raises(WorldError, match="names @ghost, not an item of this world"):
+        hall("[@ghost/s] [laugh/v]")
 
 
 # -- failures and refusals ----------------------------------------------------------------------------------------

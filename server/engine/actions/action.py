@@ -55,7 +55,9 @@ class Action:
     arriving and by those who see it now but did not see it leave; `newcomers` leaves out the one arriving
     (when a look around will tell it where it is); `agent`: only the agent itself (taking in the scene at
     the start of a story).
-    `checks`: verb-specific preconditions, run after the ones every action of its kind has.
+    `checks`: verb-specific preconditions, run before the ones every action of its kind has.
+    `unanswered`: a precondition that holds only when nothing in the world answers the action (no reaction
+    to it): reading what has nothing written on it fails, unless the world makes something of the reading.
     `entails`: what doing it brings about at once (leaving entails arriving, which entails looking).
     `duration`: for an activity lasting several ticks, how many ticks after its start it ends.
     """
@@ -73,6 +75,7 @@ class Action:
     direction: str | None = None
     utterance: str | None = None
     checks: tuple[Check, ...] = ()
+    unanswered: Check | None = None
     entails: Entailment | None = None
     duration: int = 0
     data: dict[str, Any] = field(default_factory=dict)

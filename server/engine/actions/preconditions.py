@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from server.engine.actions.action import Action, Configure, Modify, Reason, SenseAction
 from server.engine.english.words import feature_word
-from server.engine.world.items import Room
+from server.engine.world.items import ROOT, Link, Room
 from server.engine.world.perception import Perception
 from server.engine.world.state import WorldState
 
@@ -102,15 +102,17 @@ def _configure(action: Configure, world: WorldState, sight: Perception) -> Itera
         return
     if isinstance(world.items[item], Room):
         yield Reason("rooms cannot move", "[direct/s] [be/v] a place and cannot be moved")
-    if target == item or world.is_descendant(target, item):
+    if target == item:
+        yield Reason("into itself", f"[direct/s] [can/not/v] go {LINK_WORDS[link]} [direct/o]", alone=True)
+    if world.is_descendant(target, item):
         if item == action.agent:
             yield Reason("own descendant", "[agent/s] [be/v] holding [target/o]")
-        yield Reason("own descendant", "[target/s] [be/v] part of [direct/o]")
+        yield Reason("own descendant", f"[target/s] [be/v] {LINK_WORDS[_link_below(world, target, item)]} [direct/o]")
     place = world.place(item)
     if place is not None and place.link == link and place.parent == target:
         if link == "of":
-            yield Reason("already there", "[target/s] already [have/v] [direct/o]")
-        yield Reason("already there", f"[direct/s] [be/v] already {LINK_WORDS[link]} [target/o]")
+            yield Reason("already there", "[target/s] already [have/v] [direct/o]", alone=True)
+        yield Reason("already there", f"[direct/s] [be/v] already {LINK_WORDS[link]} [target/o]", alone=True)
     if item != action.agent:
         if not sight.can_reach(action.agent, item):
             yield Reason("unreachable", "[agent/s] [can/not/v] reach [direct/o]")
@@ -119,6 +121,8 @@ def _configure(action: Configure, world: WorldState, sight: Perception) -> Itera
         owner = place.parent if place else None
         if owner is not None and owner != action.agent and world.items[owner].kind == "actor" and target != owner:
             yield Reason("held by another", "[parent/s] [have/v] [direct/o]")
+    if target == ROOT:
+        return  # out of the world: used up (eaten, burned away), nowhere that must be reached or hold it
     if (
         target != action.agent
         and not isinstance(world.items[target], Room)
@@ -126,9 +130,27 @@ def _configure(action: Configure, world: WorldState, sight: Perception) -> Itera
     ):
         yield Reason("unreachable", "[agent/s] [can/not/v] reach [target/o]")
     if link not in world.items[target].holds and not isinstance(world.items[target], Room):
-        yield Reason("does not fit", f"[direct/s] [can/not/v] go {LINK_WORDS[link]} [target/o]")
+        yield _does_not_fit(link, world.items[target].holds)
     if link == "in" and world.get(target, "open") is False:
         yield Reason("not open", "[target/s] [be/v] closed")
+
+
+def _link_below(world: WorldState, tag: str, ancestor: str) -> Link:
+    """How the item just below `ancestor`, on the way down to `tag`, is attached to it (in, on, part of…)."""
+    current = tag
+    while (place := world.place(current)) is not None and place.parent != ancestor:
+        current = place.parent
+    return place.link if place is not None else "in"
+
+
+def _does_not_fit(link: Link, holds: tuple[Link, ...]) -> Reason:
+    """Why nothing goes `link` the target: it holds things only some other way ("only on the hook"), or not at all."""
+    if link == "of":
+        return Reason("does not fit", "[target/s] [can/not/v] take [direct/o]", alone=True)
+    other = [LINK_WORDS[way] for way in holds if way in ("in", "on")]
+    if other:
+        return Reason("does not fit", f"[agent/s] [can/v] only put things {' or '.join(other)} [target/o]", alone=True)
+    return Reason("does not fit", f"[agent/s] [can/not/v] put things {LINK_WORDS[link]} [target/o]", alone=True)
 
 
 def _modify(action: Modify, world: WorldState, sight: Perception) -> Iterator[Reason | None]:
@@ -139,7 +161,7 @@ def _modify(action: Modify, world: WorldState, sight: Perception) -> Iterator[Re
         role = "direct" if action.direct else "agent"
         plain = action.value is None or (isinstance(action.value, str) and action.value.startswith("@"))
         word = "so" if plain else feature_word(action.feature, action.value)
-        yield Reason("already so", f"[{role}/s] [be/v] already {word}")
+        yield Reason("already so", f"[{role}/s] [be/v] already {word}", alone=True)
     if action.feature == "open" and action.value is True and world.get(item, "locked") is True:
         yield Reason("locked", "[direct/s] [be/v] locked")
     if action.feature == "locked" and world.get(item, "open") is True:

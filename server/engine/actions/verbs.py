@@ -54,6 +54,41 @@ def _recipient_is_actor(action: Action, world: WorldState) -> bool:
     return action.indirect is not None and world.items[action.indirect].kind == "actor"
 
 
+def _to_another(action: Action, world: WorldState) -> bool:
+    return action.indirect != action.agent
+
+
+def where_word(world: WorldState, holder: str) -> str:
+    """How things are with `holder`, for saying where something is or is not: in a room or container, on a
+    supporter, held by an actor."""
+    item = world.items[holder]
+    if isinstance(item, Room) or "in" in item.holds:
+        return "in"
+    if "on" in item.holds:
+        return "on"
+    return "held by" if item.kind == "actor" else "in"
+
+
+def _with(role: str) -> Callable[[Action, WorldState], bool]:
+    """Whether the direct object is in, on, held by or part of the item in `role` (at any depth)."""
+
+    def test(action: Action, world: WorldState) -> bool:
+        holder = getattr(action, role)
+        return holder is None or (action.direct is not None and world.is_descendant(action.direct, holder))
+
+    return test
+
+
+def _not_with(role: str) -> Check:
+    def check(action: Action, world: WorldState, sight: Perception) -> Reason | None:
+        if _with(role)(action, world):
+            return None
+        holder = getattr(action, role)
+        return Reason("not there", f"[direct/s] [be/not/v] {where_word(world, holder)} [{role}/o]", alone=True)
+
+    return check
+
+
 NOT_ONTO_PEOPLE = _check(
     lambda a, w: a.indirect is None or w.items[a.indirect].kind != "actor",
     "a person",
@@ -63,6 +98,9 @@ HELD = _check(_holds, "not held", "[agent/s] [have/not/v] [direct/o]")
 WORN = _check(_wears, "not worn", "[agent/s] [be/not/v] wearing [direct/o]")
 A_THING = _check(_not_actor, "a person", "[direct/s] [be/not/v] something to carry about")
 TO_AN_ACTOR = _check(_recipient_is_actor, "not a person", "[indirect/s] [can/not/v] take things")
+TO_ANOTHER = _check(_to_another, "to oneself", "[agent/s] [can/not/v] give [direct/o] to [agent/o]", alone=True)
+FROM_THERE = _not_with("indirect")
+"""Taking something from, or freeing it from, where it is not fails ("The ticket is not in the large sack")."""
 
 
 # -- moving things ---------------------------------------------------------------------------------
@@ -118,13 +156,7 @@ def remove(agent: str, item: str, source: str) -> Configure:
         indirect=source,
         to=f"of {agent}",
         template="[agent/s] [take/v] [direct/o] from [indirect/o]",
-        checks=(
-            _check(
-                lambda a, w: w.parent(a.direct or "") == a.indirect,
-                "not there",
-                "[direct/s] [be/not/v] in or on [indirect/o]",
-            ),
-        ),
+        checks=(FROM_THERE,),
     )
 
 
@@ -158,7 +190,7 @@ def give(agent: str, item: str, recipient: str) -> Configure:
         indirect=recipient,
         to=f"of {recipient}",
         template="[agent/s] [give/v] [direct/o] to [indirect/o]",
-        checks=(HELD, TO_AN_ACTOR),
+        checks=(HELD, TO_AN_ACTOR, TO_ANOTHER),
     )
 
 
@@ -173,6 +205,7 @@ def feed(agent: str, food: str, recipient: str) -> Configure:
         checks=(
             HELD,
             TO_AN_ACTOR,
+            TO_ANOTHER,
             _check(_quality("food"), "not food", "[direct/s] [be/not/v] something to eat"),
         ),
     )
@@ -202,6 +235,9 @@ def eat(agent: str, food: str) -> Configure:
 
 
 def _setting(verb: str, feature: str, value: object, template: str, cannot: str) -> Callable[[str, str], Modify]:
+    """A verb that sets `feature` to `value`; on something without that feature at all it fails, told `cannot`
+    alone ("Your ticket cannot be opened.")."""
+
     def build(agent: str, item: str) -> Modify:
         return Modify(
             verb=verb,
@@ -210,13 +246,13 @@ def _setting(verb: str, feature: str, value: object, template: str, cannot: str)
             feature=feature,
             value=value,
             template=template,
-            checks=(_check(_has(feature), f"cannot {verb}", cannot),),
+            checks=(_check(_has(feature), f"cannot {verb}", cannot, alone=True),),
         )
 
     return build
 
 
-_open = _setting("open", "open", True, "[agent/s] [open/v] [direct/o]", "[direct/s] [do/not/v] open")
+_open = _setting("open", "open", True, "[agent/s] [open/v] [direct/o]", "[direct/s] [can/not/v] be opened")
 
 
 def open_(agent: str, item: str) -> Modify:
@@ -229,7 +265,7 @@ def open_(agent: str, item: str) -> Modify:
     return replace(_open(agent, item), entails=reveal)
 
 
-close = _setting("close", "open", False, "[agent/s] [close/v] [direct/o]", "[direct/s] [do/not/v] close")
+close = _setting("close", "open", False, "[agent/s] [close/v] [direct/o]", "[direct/s] [can/not/v] be closed")
 lock = _setting("lock", "locked", True, "[agent/s] [lock/v] [direct/o]", "[direct/s] [have/not/v] a lock")
 unlock = _setting("unlock", "locked", False, "[agent/s] [unlock/v] [direct/o]", "[direct/s] [have/not/v] a lock")
 light = _setting("light", "lit", True, "[agent/s] [light/v] [direct/o]", "[direct/s] [be/not/v] something to light")
@@ -256,7 +292,165 @@ def turn_to(agent: str, item: str, setting: str) -> Modify:
         feature="setting",
         value=setting,
         template=f"[agent/s] [turn/v] [direct/o] to {setting}",
-        checks=(_check(_has("setting"), "no setting", "[direct/s] [have/not/v] settings to turn to"),),
+        checks=(_check(_has("setting"), "no setting", "[direct/s] [have/not/v] settings to turn to", alone=True),),
+    )
+
+
+# -- substances: water in a bottle, a basin that never runs dry -----------------------------------------
+#
+# A vessel's `contents` feature names the substance in it (None when empty); a source's `source_of` names the
+# substance it gives, and never runs dry. Pouring out a vessel empties it: what is poured into another vessel
+# fills it, and whatever is poured anywhere else is gone.
+
+
+def substance_in(world: WorldState, tag: str) -> str | None:
+    """The substance in a vessel, or that a source gives; None if there is none."""
+    found = world.get(tag, "contents") or world.get(tag, "source_of")
+    return found if isinstance(found, str) and found in world.items else None
+
+
+def is_vessel(world: WorldState, tag: str) -> bool:
+    return "vessel" in world.items[tag].qualities
+
+
+def is_source(world: WorldState, tag: str) -> bool:
+    return bool(world.get(tag, "source_of"))
+
+
+def _reaches_indirect(action: Action, world: WorldState, sight: Perception) -> Reason | None:
+    if action.indirect is None or sight.can_reach(action.agent, action.indirect):
+        return None
+    return Reason("unreachable", "[agent/s] [can/not/v] reach [indirect/o]")
+
+
+A_VESSEL = _check(
+    lambda a, w: a.direct is not None and is_vessel(w, a.direct),
+    "not a vessel",
+    "[direct/s] [can/not/v] hold anything poured in",
+    alone=True,
+)
+NOT_FULL = _check(
+    lambda a, w: a.direct is None or not w.get(a.direct, "contents"),
+    "full",
+    "[direct/s] [be/v] already full",
+    alone=True,
+)
+NOT_EMPTY = _check(
+    lambda a, w: a.direct is not None and substance_in(w, a.direct) is not None,
+    "empty",
+    "[direct/s] [be/v] empty",
+    alone=True,
+)
+A_SOURCE = _check(
+    lambda a, w: a.indirect is not None and is_source(w, a.indirect),
+    "no source",
+    "there [be/v] nothing here to fill [direct/o] from",
+    alone=True,
+)
+
+
+def fill(agent: str, vessel: str, source: str | None, world: WorldState) -> Modify:
+    """Fill a vessel from a source (the basin): it then holds what the source gives."""
+    return Modify(
+        verb="fill",
+        agent=agent,
+        direct=vessel,
+        indirect=source,
+        feature="contents",
+        value=substance_in(world, source) if source is not None else None,
+        template="[agent/s] [fill/v] [direct/o]" + (" from [indirect/o]" if source else ""),
+        checks=(A_VESSEL, A_SOURCE, _reaches_indirect, NOT_FULL),
+    )
+
+
+def _pour_from(action: Action, world: WorldState, sight: Perception) -> Reason | None:
+    """One pours out what one holds in a vessel; a source (the basin) stays where it is, and so does its water."""
+    item = action.direct
+    if item is not None and is_vessel(world, item):
+        return None
+    return Reason("not a vessel", "[agent/s] [can/not/v] pour anything out of [direct/o]", alone=True)
+
+
+def _not_into_itself(action: Action, world: WorldState, sight: Perception) -> Reason | None:
+    if action.indirect is None or action.indirect != action.direct:
+        return None
+    return Reason("into itself", "[agent/s] [can/not/v] pour [direct/o] into itself", alone=True)
+
+
+def _room_for_it(action: Action, world: WorldState, sight: Perception) -> Reason | None:
+    into = action.indirect
+    if into is None or not is_vessel(world, into) or not world.get(into, "contents"):
+        return None
+    return Reason("full", "[indirect/s] [be/v] already full", alone=True)
+
+
+def _receives(world: WorldState, tag: str) -> bool:
+    """Whether what is poured goes into `tag` (a vessel, a source, a container) rather than over it."""
+    item = world.items[tag]
+    return is_vessel(world, tag) or is_source(world, tag) or "in" in item.holds
+
+
+def pour(agent: str, vessel: str, onto: str | None, world: WorldState) -> Modify:
+    """Pour out what a vessel one holds has in it: into another vessel, which it fills; into a source or a
+    container, or over anyone or anything, where it is gone; or with nowhere named, out onto the ground."""
+    substance = substance_in(world, vessel)
+    stuff = f"[{substance}/o]" if substance else "[direct/o]"
+    if onto is None:
+        template = f"[agent/s] [pour/v] {stuff} out of [direct/o]" if substance else "[agent/s] [pour/v] out [direct/o]"
+    elif _receives(world, onto):
+        template = f"[agent/s] [pour/v] {stuff} into [indirect/o]"
+    else:
+        template = f"[agent/s] [pour/v] {stuff} over [indirect/o]"
+
+    def fills(action: Action, now: WorldState) -> list[Action]:
+        if onto is None or not is_vessel(now, onto) or substance is None:
+            return []
+        return [
+            Modify(
+                verb="fill",
+                agent=agent,
+                direct=onto,
+                feature="contents",
+                value=substance,
+                template="[direct/s] [fill/v] up",
+                salience=0.3,
+            )
+        ]
+
+    return Modify(
+        verb="pour",
+        agent=agent,
+        direct=vessel,
+        indirect=onto,
+        feature="contents",
+        value=None,
+        template=template,
+        checks=(_pour_from, HELD, NOT_EMPTY, _not_into_itself, _reaches_indirect, _room_for_it),
+        entails=fills,
+    )
+
+
+def drink(agent: str, item: str, world: WorldState) -> Action:
+    """Drink from a vessel, which is then empty, or from a source, which never runs dry (so nothing changes)."""
+    substance = substance_in(world, item)
+    stuff = f"[{substance}/o] " if substance else ""
+    told = f"[agent/s] [drink/v] {stuff}from [direct/o]"
+    if is_source(world, item):
+        return Behave(verb="drink", agent=agent, direct=item, template=told, checks=(REACHES,))
+    drinkable = _check(
+        lambda a, w: is_vessel(w, item) or is_source(w, item),
+        "nothing to drink",
+        "there [be/v] nothing to drink in [direct/o]",
+        alone=True,
+    )
+    return Modify(
+        verb="drink",
+        agent=agent,
+        direct=item,
+        feature="contents",
+        value=None,
+        template=told,
+        checks=(drinkable, NOT_EMPTY),
     )
 
 
@@ -286,15 +480,21 @@ def gesture(
     A `touching` gesture needs its object within reach, and is felt by it: someone who cannot see the one
     doing it perceives it through the thing touched (a gesture at something is seen only with its agent)."""
     touches = touching and item is not None
+    checks = ((REACHES,) if touches else ()) + GESTURE_CHECKS.get(verb, ())
     return Behave(
         verb=verb,
         agent=agent,
         direct=item,
         template=template,
         salience=salience,
-        checks=(REACHES,) if touches else (),
+        checks=checks,
         data={"touching": True} if touches else {},
     )
+
+
+GESTURE_CHECKS: dict[str, tuple[Check, ...]] = {"free": (FROM_THERE,)}
+"""What a gesture means beyond itself: freeing something from something (once the second is named) needs it
+to be there."""
 
 
 def say(agent: str, words: str) -> Behave:
@@ -345,9 +545,24 @@ def sense(agent: str, modality: Sense, item: str | None = None) -> SenseAction:
     )
 
 
+NOTHING_WRITTEN = _check(
+    lambda a, w: a.direct is not None and bool(w.get(a.direct, "writing")),
+    "nothing written",
+    "there [be/v] nothing written on [direct/o]",
+    alone=True,
+)
+
+
 def read(agent: str, item: str) -> SenseAction:
+    """Read what is written on something (its `writing`), told to the reader as the writing itself. What has
+    no writing cannot be read, unless the world makes something of the reading (the cloak's message)."""
     return SenseAction(
-        verb="read", agent=agent, direct=item, template="[agent/s] [read/v] [direct/o]", description=True
+        verb="read",
+        agent=agent,
+        direct=item,
+        template="[agent/s] [read/v] [direct/o]",
+        description=True,
+        unanswered=NOTHING_WRITTEN,
     )
 
 
@@ -406,8 +621,12 @@ def go(
 
 
 def go_direction(agent: str, direction: str, world: WorldState, *, look_after: bool = True) -> Action:
-    """Go the way an exit leads: through a door if there is one; a sentence instead of a room refuses."""
+    """Go the way an exit leads: through a door if there is one; a sentence instead of a room refuses. "Out"
+    from inside something (a sack, a booth) gets out of it."""
     room = world.room_of(agent)
+    container = world.parent(agent)
+    if direction == "out" and container is not None and container != room and room is not None:
+        return get_out(agent, world)  # out of the sack one is in, before out of the room
     place = world.items[room] if room else None
     exits = place.exits if isinstance(place, Room) else {}
     way = exits.get(direction)

@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import random
+import traceback
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from server.engine.errors import SpinError, WorldError
+from server.engine.errors import EngineError, SpinError, TemplateError, WorldError
+from server.engine.narrator.templates import FeatureWord, Ref, parse
 from server.engine.spin import Spin, apply
-from server.engine.world.items import ROOT, TAG, Actor, Item, Room
+from server.engine.world.items import ROOT, SENSES, TAG, Actor, Item, Room
+from server.engine.world.state import WorldState
 
 if TYPE_CHECKING:
     from server.engine.actions.action import Action
@@ -104,6 +108,36 @@ class WorldDefinition:
             self.default_spin()
         except SpinError as error:
             raise WorldError(f"{self.name}: {error}") from None
+        try:
+            WorldState(self.all_items())  # every item placed, in a known place, none inside itself
+        except WorldError as error:
+            raise WorldError(f"{self.name}: {error}") from None
+        self._check_templates(tags)
+
+    def _check_templates(self, tags: Mapping[str, Item]) -> None:
+        """Every template the world declares parses, and names only items it has: a mistake is found when the
+        world is made, not when (or if) the template is first told."""
+        texts: list[tuple[str, str]] = []
+        for item in self.items:
+            texts += [(f"{item.tag} {sense}", item.sense_text(sense)) for sense in SENSES]
+            texts.append((f"{item.tag} writing", item.writing))
+        texts += [
+            (f"timeline action {action.verb!r} at tick {tick}", action.template) for tick, action in self.timeline
+        ]
+        texts += [(f"refusal of {rule.verb or 'any verb'!r}", rule.reason) for rule in self.refusals]
+        for where, template in texts:
+            if not template:
+                continue
+            try:
+                tokens = parse(template)
+            except TemplateError as error:
+                raise WorldError(f"{self.name}: {where}: {error}") from None
+            for token in tokens:
+                tag = token.role if isinstance(token, Ref | FeatureWord) else ""
+                if tag.startswith("@") and tag != ROOT and tag not in tags:
+                    raise WorldError(
+                        f"{self.name}: {where}: template {template!r} names {tag}, not an item of this world"
+                    )
 
     def _check_room(self, room: Room, tags: Mapping[str, Item]) -> None:
         for direction, way in room.exits.items():
@@ -130,3 +164,23 @@ class WorldDefinition:
 
     def actors(self) -> list[Actor]:
         return [item for item in self.items if isinstance(item, Actor)]
+
+
+def world_file_error(path: str | Path, error: BaseException) -> EngineError:
+    """A mistake in a world file (a syntax error, a failed import, a world that does not hold together) as one
+    line naming the file, and the line in it where Python found the mistake: "lamp.py:12: @lamp: placed in @x,
+    which is not an item of this world"."""
+    name = Path(path).name
+    line: int | None = None
+    if isinstance(error, SyntaxError):
+        line = error.lineno
+        problem = f"{error.msg}" + (f": {error.text.strip()}" if error.text and error.text.strip() else "")
+    else:
+        for frame in traceback.extract_tb(error.__traceback__):
+            if Path(frame.filename).name == name and Path(frame.filename).resolve() == Path(path).resolve():
+                line = frame.lineno
+        problem = str(error) if isinstance(error, EngineError) else f"{type(error).__name__}: {error}"
+    if line is None and problem.startswith(str(path)):
+        return WorldError(problem)  # already names the file
+    where = f"{path}:{line}" if line else str(path)
+    return WorldError(f"{where}: {' '.join(problem.split())}")

@@ -65,7 +65,8 @@ class Item:
 
     `where` places the item as "LINK @parent" ("in @lobby", "of @robber" for held, "on @robber" for worn,
     "part_of @wall" for fixtures). Features given here become the item's initial state; `features` adds any
-    the world defines for itself (e.g. {"disturbed": 0}).
+    the world defines for itself (e.g. {"disturbed": 0}). `writing` is what reading it tells (a template);
+    only what has writing (or whose reading the world answers) can be read.
     """
 
     kind: ClassVar[str] = "thing"
@@ -98,6 +99,7 @@ class Item:
     hearing: str = ""
     smell: str = ""
     taste: str = ""
+    writing: str = ""
     features: Mapping[str, Any] = field(default_factory=dict)
     prevent: Prevention | None = None
     react: Reaction | None = None
@@ -135,6 +137,8 @@ class Item:
             value = getattr(self, name)
             if value is not None:
                 state[name] = value
+        if self.writing:
+            state["writing"] = self.writing
         return state | dict(self.features)
 
     def words(self) -> frozenset[str]:
@@ -200,12 +204,23 @@ class Room(Item):
 
 @dataclass(frozen=True, kw_only=True)
 class Door(Item):
-    """A door between two rooms; it stands in the first, and an actor passes `through` it."""
+    """A door between two rooms; it stands in the first (unless `where` says otherwise), and an actor passes
+    `through` it."""
 
     kind: ClassVar[str] = "door"
     connects: tuple[str, str] = ("", "")
     open: bool | None = False
     holds: tuple[Link, ...] = ("through",)
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if len(self.connects) != 2 or not all(TAG.match(room) for room in self.connects):
+            raise WorldError(f"{self.tag}: a door connects two rooms, like connects=('@hall', '@study')")
+
+    def placement(self) -> tuple[Link, str]:
+        if not self.where:
+            return "in", self.connects[0]
+        return super().placement()
 
 
 @dataclass(frozen=True, kw_only=True)
