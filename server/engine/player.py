@@ -15,6 +15,7 @@ Every error a line raises carries a sentence a player can be shown as it is.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from msgspec.structs import replace
 
@@ -75,7 +76,8 @@ class Player:
         self.discourse = Discourse()
         self.named_spins = named_spins
         """Finds a named spin; given by the edge that reads spins/, since the engine reads no files."""
-        self._told_before: list[Discourse] = []
+        self._turns: list[_Before] = []
+        """For each turn this player took, what undo gives back."""
         self._last: str | None = None
         """The last command given to the actor, which "again" gives again: when a question was asked and
         answered, the command that asked it (the answer alone would mean nothing)."""
@@ -190,9 +192,10 @@ class Player:
             self._asking = self._last if asked else None
         if not turn.advanced:
             return _said(turn.message, self.discourse)
-        self._told_before.append(before)
         telling = self.told(replace(self.spin, window="turn"))
+        spin = self.spin
         self.apply_dynamic_spin()
+        self._turns.append(_Before(before, spin, self.spin))
         if on_turn is not None:
             on_turn(turn)
         return telling
@@ -217,14 +220,24 @@ class Player:
     def undo(self) -> bool:
         if not self.story.undo():
             return False
-        if self._told_before:
-            self.discourse = self._told_before.pop()
+        if self._turns:
+            last = self._turns.pop()
+            self.discourse = last.discourse
+            self._undrift(last)
         return True
+
+    def _undrift(self, turn: _Before) -> None:
+        """Take back what the world's dynamic spin changed after `turn`, unless the player has set the spin
+        since (what a player chose stays)."""
+        if self.spin == turn.drifted:
+            self.spin = turn.spin
 
     def restart(self) -> Telling:
         self.story.restart()
         self.discourse = Discourse()
-        self._told_before.clear()
+        for turn in reversed(self._turns):
+            self._undrift(turn)
+        self._turns.clear()
         return self.opening()
 
     def restore(self, name: str) -> str:
@@ -235,7 +248,7 @@ class Player:
             raise UnknownName(f"There is no save named {name}. {known}")
         self.story.restore(name)
         self.discourse = Discourse()
-        self._told_before.clear()
+        self._turns.clear()
         return f"Restored. {self.situation()}".strip()
 
     def situation(self) -> str:
@@ -311,6 +324,16 @@ def _as_sentence(message: str) -> str:
 def _the(item: Item) -> str:
     """An item's name with "the" before it, unless it is a proper name (no article)."""
     return f"the {item.called}" if item.article else item.called
+
+
+@dataclass(frozen=True, slots=True)
+class _Before:
+    """What one turn changed for its player: the discourse it began with, and the spin before and after the
+    world's dynamic spin changed it (the same when it did not)."""
+
+    discourse: Discourse
+    spin: Spin
+    drifted: Spin
 
 
 def _said(text: str, discourse: Discourse) -> Telling:
