@@ -40,13 +40,6 @@ def test_a_failure_foretold_out_of_order_keeps_its_reason_in_the_future() -> Non
     assert "will have been fixed" not in told
 
 
-def test_a_reason_told_alone_out_of_order_says_what_held_then() -> None:
-    # Going north from the foyer is refused by a sentence told in place of the attempt.
-    told = recounted(("n", "n"), "retrograde", "time=after")
-    assert told.count("the weather outside was turning nasty") == 2
-    assert "had been turning" not in told and "had had" not in told
-
-
 def test_a_description_told_out_of_order_says_what_was_there_then() -> None:
     told = recounted(TWICE, "retrograde", "time=after")
     assert "only one was left" in told and "had been left" not in told

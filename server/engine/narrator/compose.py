@@ -28,10 +28,10 @@ def _compose(item: Told, draft: Draft) -> Told:
     event = item.event
     heading = ""
     if event.outcome == "refused" or (event.reason is not None and event.reason.alone):
-        # A refusal, or a reason meant to stand alone ("You can't go that way."), is told in place of the attempt,
-        # as what held then: "before that, you already had the cloak", never "had had".
+        # A refusal, or a reason meant to stand alone ("You can't go that way."), is told in place of the attempt:
+        # it is the event, and is placed in time as the event is ("had meant to, but instead had wandered on").
         assert event.reason is not None
-        templates = [(State(), *parse(event.reason.template))]
+        templates = [parse(event.reason.template)]
     elif event.outcome in ("failed", "prevented"):
         assert event.reason is not None
         templates = [_failure(event)]
