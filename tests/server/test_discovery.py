@@ -104,7 +104,8 @@ async def test_every_error_a_method_answers_with_is_listed_in_its_description(st
     await bob("join", instance=made, actor="@bob")
     token = bob.http.token  # type: ignore[attr-defined]
     await wait_for_no_players(away.server, made)
-    await away.client()("join", instance=made, actor="@bob")
+    holder = await away.server.socket()  # seated for as long as its socket is open
+    await holder.ok("join", instance=made, actor="@bob")
     await away.client()("resume", -32004, token=token)
     for method in METHODS:
         if method.session and method.seats:

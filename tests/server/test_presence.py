@@ -118,7 +118,7 @@ async def test_a_detached_session_long_unseen_expires(start: Start) -> None:
     instance, ann, bob = await pair(server)
     await bob.ws.close()
     assert (await ann.notification("presence"))["event"] == "left"
-    await asyncio.sleep(GRACE * 5)  # long enough for it to expire (a call would count as seeing it)
+    await asyncio.sleep(GRACE * 10)  # long enough for it to expire (a call would count as seeing it)
     await Http(server).fail(-32002, "resume", token=bob.token)
     await Http(server, bob.token).fail(-32002, "state")
     assert [message for message in await ann.drain(0.1) if message.get("method") == "presence"] == [], (
