@@ -109,7 +109,7 @@ class Story:
         if self.definition.interactive:
             # Each playable actor takes in where it is: the opening each player is told.
             looks = [verbs.look(actor, private=True) for actor in self.definition.players()]
-            self.simulation.advance(looks, new_turn=False)
+            self._note_told(self.simulation.advance(looks, new_turn=False))
 
     # -- state -------------------------------------------------------------------------------------
 
@@ -157,7 +157,7 @@ class Story:
         self._undo.append(_Undo(len(self.log) - 1, dict(self._parsing)))
         self._parsing[actor] = _Parsing(parsed.memory, None)
         try:
-            return Turn(tuple(simulation.advance(parsed.actions)))
+            return Turn(self._note_told(simulation.advance(parsed.actions)))
         except Exception:
             # A world's hook failed partway through the tick: the turn did not happen, and is not logged.
             self.undo()
@@ -170,10 +170,25 @@ class Story:
         self._undo.append(_Undo(len(self.log), dict(self._parsing)))
         self.log.append(Logged("idle"))
         try:
-            return Turn(tuple(self.simulation.advance()))
+            return Turn(self._note_told(self.simulation.advance()))
         except Exception:
             self.undo()
             raise
+
+    def _note_told(self, events: list[Event]) -> tuple[Event, ...]:
+        """A pronoun a player has not used yet means what its actor was last told of: "You see a box here. You
+        frown at it." makes "it" the box. What the player named itself wins ("take scrap", then "drop it" drops
+        the scrap whatever the telling mentioned since), as players of interactive fiction expect."""
+        for actor in self.definition.players():
+            state = self._parsing.get(actor, _Parsing())
+            told = self.recognizer.mentioned(Memory(), actor, events)
+            kept = state.memory
+            memory = Memory(
+                it=kept.it or told.it, them=kept.them or told.them, him=kept.him or told.him, her=kept.her or told.her
+            )
+            if memory != kept:
+                self._parsing[actor] = _Parsing(memory, state.pending)
+        return tuple(events)
 
     def take(self, actor: str) -> None:
         """A player takes up `actor`: from now on it acts only when commanded (otherwise it waits, untold)."""

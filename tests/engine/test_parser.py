@@ -672,8 +672,19 @@ def test_answers_and_questions_are_replayed_on_restore():
 
 
 def test_undo_takes_back_what_pronouns_meant():
-    _, replies = play("cloak_plus", "w", "take lamp", "undo", "drop it")
-    assert replies[-1] == 'I\'m not sure what "it" refers to.'
+    _, replies = play("cloak_plus", "w", "x hook", "take lamp", "undo", "x it")
+    assert replies[-1] == replies[1] == "The hook is a small brass hook, screwed firmly to the wall."
+    _, kept = play("cloak_plus", "w", "x hook", "take lamp", "x it")
+    assert kept[-1].startswith("The lamp is shiny brass")
+
+
+def test_a_pronoun_not_yet_used_means_what_the_telling_last_mentioned():
+    # "You see a box here. You frown at it." (the opening): "it" is the box before the player names anything.
+    _, opened = play("artmaking", "x it")
+    assert "is a sturdy cardboard box, closed" in opened[-1]
+    # What the player named wins over what the telling mentioned since: the scrap, not the boy's ball.
+    _, replies = play("lost_one", "take scrap", "drop it")
+    assert replies[-1].startswith("You drop the plastic scrap")
 
 
 # -- what is not understood --------------------------------------------------------------------------------------
