@@ -38,7 +38,7 @@ from server.engine.player import Player
 from server.engine.spin import Spin, apply
 from server.engine.story import Story, StoryEnded, Turn
 from server.engine.trees import Node, listing
-from server.persist import Keeper
+from server.persist import Keeper, Stale
 
 log = logging.getLogger(__name__)
 
@@ -330,9 +330,26 @@ class Host:
         return stale
 
     async def _kept(self, instance: Instance, gone: tuple[str, ...] = ()) -> None:
-        """Write what changed in `instance` to the store, if there is one, before anything is answered."""
-        if self.keeper is not None:
+        """Write what changed in `instance` to the store, if there is one, before anything is answered. If it
+        cannot be written (a full or failing disk), the change must not be seen as made: the instance is taken
+        out of service, and after a restart it is back as it was last stored."""
+        if self.keeper is None:
+            return
+        try:
             await self.keeper.changed(instance, gone)
+        except Exception:
+            log.exception("instance %s: a change could not be stored; taken out of service", instance.id)
+            reason = "its last change could not be stored; it is out of service until the server restarts"
+            self.keeper.stale[instance.id] = Stale(instance.id, instance.world, reason)
+            self.instances.pop(instance.id, None)
+            for token in (*instance.sessions, *instance.away):
+                self.sessions.pop(token, None)
+                self.keeper.parked[token] = instance.id
+            raise RpcError(
+                Code.INTERNAL_ERROR,
+                f"The change could not be stored, so it is not made: instance {instance.id} is out of service "
+                "until the server restarts, and comes back then as it was last stored.",
+            ) from None
 
     async def join(self, params: m.JoinParams, *, author: bool) -> tuple[Session, m.JoinResult]:
         instance = self.instance(params.instance)

@@ -111,8 +111,10 @@ def _explained(error: RpcError) -> Any:
 
 def _session_of(caller: Caller) -> Session:
     """The caller's session: the one its socket is bound to while that session lasts (a socket stays bound
-    to a session that has left), else the one its token names."""
-    return _live(caller) or caller.host.session(caller.token)
+    to a session that has left), else the one its token names. When neither lasts, the error says why: the
+    token's, else the bound session's (whose instance may be out of service)."""
+    bound = caller.session.token if caller.session is not None else None
+    return _live(caller) or caller.host.session(caller.token or bound)
 
 
 def _live(caller: Caller) -> Session | None:

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from protocol import messages as m
+from protocol.errors import Code, RpcError
 from server.host import Host
 from server.persist import Keeper
 from server.store import Store, StoredInstance
@@ -57,4 +58,39 @@ async def test_a_change_that_fails_takes_back_only_itself(tmp_path: Path) -> Non
     failed = [result for result in results if isinstance(result, BaseException)]
     assert len(failed) == 1 and isinstance(failed[0], sqlite3.IntegrityError)
     assert sorted(stored.id for stored in keeper.store.instances()) == list("abcdef")
+    keeper.close()
+
+
+async def test_a_change_the_store_cannot_take_is_not_made_and_its_instance_comes_back_as_stored(
+    tmp_path: Path,
+) -> None:
+    data = tmp_path / "data"
+    keeper = Keeper(Store(data))
+    host = Host(keeper=keeper)
+    instance = (await host.create(m.CreateParams(world="cloak_plus", seed=4), author=True)).instance
+    session, joined = await host.join(m.JoinParams(instance=instance), author=False)
+    await host.command(session, "w")
+    stored = await host.state(session)
+
+    keeper.store.db.close()  # the disk goes away under the server: every write fails from now on
+    with pytest.raises(RpcError) as failed:
+        await host.command(session, "take lamp")
+    assert failed.value.code == Code.INTERNAL_ERROR
+    assert failed.value.message.startswith("The change could not be stored, so it is not made")
+    # Nobody sees the change that was not kept: the instance and its sessions are out of service.
+    with pytest.raises(RpcError) as gone:
+        host.session(joined.token)
+    assert gone.value.code == Code.NO_SESSION and "could not be stored" in gone.value.message
+    with pytest.raises(RpcError) as unknown:
+        await host.join(m.JoinParams(instance=instance), author=False)
+    assert unknown.value.code == Code.UNKNOWN and "out of service" in unknown.value.message
+    keeper.close()
+
+    # After a restart it is back as it was last stored, the lamp still where it was; the token works again.
+    keeper = Keeper(Store(data))
+    host = Host(keeper=keeper)
+    keeper.restore(host)
+    again, _ = await host.resume(joined.token)
+    assert await host.state(again) == stored
+    assert host.instances[instance].story.simulation.world.parent("@lamp") != "@operagoer"
     keeper.close()
