@@ -46,6 +46,8 @@ Notify = Callable[[str, m.Result], None]
 """Sends one notification to one session's connections: never blocks (slow clients are dealt with there)."""
 
 SHARED = frozenset({"undo", "restart", "restore"})
+REWOUND = {"undo": "took back the last turn", "restart": "began the story again", "restore": "went back to a save"}
+"""What the others are told when an author does one of SHARED with them in the story."""
 """Directives that change the story for everyone in it, whether called as methods or typed as commands."""
 
 
@@ -428,11 +430,14 @@ class Host:
     async def command(self, session: Session, text: str) -> m.Reply:
         instance = session.instance
         async with instance.lock:
+            shared = None
             for part in split_commands(text) or [text]:
                 found = session.player.directives.match(part)
                 if found is not None and found[0].name in SHARED:
                     self._check_alone(session, found[0].name)
+                    shared = found[0].name
             was_over = instance.story.ended
+            where = _where(instance.story)
             news: list[tuple[Session, m.Narration]] = []
             try:
                 telling = _engine(
@@ -445,6 +450,8 @@ class Host:
                 for other, narration in news:
                     other.notify("narration", narration)
             reply = self._reply(instance, telling)
+            if shared is not None:
+                self._tell_rewound(session, shared, where)
             if instance.story.ended and not was_over:
                 ended = m.Ended(instance=instance.id, turn=instance.story.turn)
                 for other in instance.sessions.values():
@@ -520,8 +527,10 @@ class Host:
         instance = session.instance
         async with instance.lock:
             self._check_alone(session, directive)
+            where = _where(instance.story)
             telling = _engine(lambda: session.player.command(directive))
             await self._kept(instance)
+            self._tell_rewound(session, directive, where)
             return self._reply(instance, telling)
 
     async def save(self, session: Session, name: str) -> m.SaveResult:
@@ -535,8 +544,10 @@ class Host:
         instance = session.instance
         async with instance.lock:
             self._check_alone(session, "restore")
+            where = _where(instance.story)
             _engine(lambda: session.player.restore(name), field_name="name")
             await self._kept(instance)
+            self._tell_rewound(session, "restore", where)
             return m.SaveResult(name=name, turn=instance.story.turn)
 
     async def actions(self, session: Session) -> m.ActionsResult:
@@ -589,6 +600,22 @@ class Host:
         """Undo, restart and restore change the story for everyone: only a player alone in it (or an author)."""
         if len(session.instance.sessions) > 1 and not session.author:
             raise RpcError(Code.FORBIDDEN, f"{directive} is only for a player alone in the story")
+
+    def _tell_rewound(self, session: Session, directive: str, where: tuple[int, int]) -> None:
+        """An author took the story back (undo, restart, restore) with others in it: each of them is told, as a
+        narration at the turn the story is at now, who did what and where its own actor is now."""
+        story = session.instance.story
+        if _where(story) == where:
+            return  # nothing was taken back (nothing to undo, say)
+        done = REWOUND[directive]
+        for other in session.instance.sessions.values():
+            if other is session:
+                continue
+            text = f"{session.name} {done}; it is turn {story.turn} now. {other.player.situation()}".strip()
+            block = m.Block(kind="paragraph", text=text)
+            other.notify(
+                "narration", m.Narration(instance=session.instance.id, turn=story.turn, text=text, blocks=[block])
+            )
 
     def _tell_others(self, session: Session, method: str, params: m.Result) -> None:
         for other in session.instance.sessions.values():
@@ -652,6 +679,11 @@ def _blocks(telling: Telling) -> list[m.Block]:
 
 def _node(node: Node) -> m.Node:
     return m.Node(tag=node.tag, name=node.name, link=node.link, children=[_node(child) for child in node.children])
+
+
+def _where(story: Story) -> tuple[int, int]:
+    """Where a story stands: its turn and the length of its log (a restart at turn 0 still cuts the log)."""
+    return story.turn, len(story.log)
 
 
 def _new_id(taken: dict[str, Any]) -> str:

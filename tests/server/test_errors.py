@@ -272,6 +272,41 @@ async def test_forbidden_to_change_the_story_for_others(
     assert (await ann.ok(method, **params))["turn"] == 0
 
 
+@pytest.mark.parametrize(
+    ("method", "params", "said"),
+    [
+        ("undo", {}, "Ada took back the last turn; it is turn 1 now."),
+        ("restore", {"name": "start"}, "Ada went back to a save; it is turn 0 now."),
+        ("restart", {}, "Ada began the story again; it is turn 0 now."),
+    ],
+    ids=lambda x: str(x),
+)
+async def test_an_author_taking_the_story_back_tells_the_others(
+    server: Server, method: str, params: dict[str, Any], said: str
+) -> None:
+    instance = await server.create(world_path("duo"))
+    author = await server.socket(AUTHOR)
+    bob = await server.socket()
+    await author.ok("join", instance=instance, actor="@ann", name="Ada")
+    await bob.ok("join", instance=instance, actor="@bob")
+    await author.ok("save", name="start")
+    await bob.ok("command", text="n")
+    await author.ok("command", text="take ball")
+    await bob.drain()
+    if method == "undo":  # as a directive in a command line: the same as the method
+        await author.ok("command", text="undo")
+    else:
+        await author.ok(method, **params)
+    told = await bob.notification("narration")
+    assert told["text"].startswith(said)
+    assert told["turn"] == (await bob.ok("state"))["turn"]
+    # Bob hears where his own actor is now: back in the hall unless only the last turn was taken back.
+    assert told["text"].endswith("You are in the yard." if method == "undo" else "You are in the hall.")
+    await author.ok("command", text="undo")  # nothing more to take back after a restart: nobody is told
+    if method == "restart":
+        assert [note for note in await bob.drain() if note.get("method") == "narration"] == []
+
+
 async def test_unavailable_actor(server: Server, transport: str) -> None:
     instance = await server.create(world_path("duo"))
     first, second = await server.client(transport), await server.client(transport)
