@@ -511,7 +511,7 @@ class Host:
 
     async def world(self, session: Session) -> m.WorldResult:
         if not session.author:
-            raise RpcError(Code.FORBIDDEN, "the true world is for authors only")
+            raise RpcError(Code.FORBIDDEN, "The true world is for authors only.")
         async with session.instance.lock:
             tree = session.instance.story.world_tree()
         return m.WorldResult(tree=_node(tree), text=listing(tree))
@@ -599,7 +599,10 @@ class Host:
     def _check_alone(self, session: Session, directive: str) -> None:
         """Undo, restart and restore change the story for everyone: only a player alone in it (or an author)."""
         if len(session.instance.sessions) > 1 and not session.author:
-            raise RpcError(Code.FORBIDDEN, f"{directive} is only for a player alone in the story")
+            raise RpcError(
+                Code.FORBIDDEN,
+                f"{directive.capitalize()} is only for a player alone in the story: it would change it for everyone.",
+            )
 
     def _tell_rewound(self, session: Session, directive: str, where: tuple[int, int]) -> None:
         """An author took the story back (undo, restart, restore) with others in it: each of them is told, as a
