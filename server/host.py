@@ -220,7 +220,7 @@ class Host:
         story = Story(definition, seed=seed)
         if params.spin is not None:
             asked = params.spin
-            story.spin = _engine(lambda: spun(story.spin, asked), field_name="spin")
+            story.spin = _engine(lambda: spun(story.spin, asked, story), field_name="spin")
             _engine(lambda: story.check_spin(story.spin), field_name="spin")
         if not definition.interactive:
             story.run_to_end()
@@ -368,7 +368,7 @@ class Host:
             player = Player(story, actor, spin=_told_by(story, actor, author), author=author, named_spins=load_spin)
             if params.spin is not None:
                 asked = params.spin
-                player.spin = _engine(lambda: spun(player.spin, asked), field_name="spin")
+                player.spin = _engine(lambda: spun(player.spin, asked, player.story), field_name="spin")
 
             # Checked even without a spin asked for: the instance's own spin (given at creation) may tell
             # through, or command, someone else; and before the actor is taken, so a refusal leaves no trace.
@@ -479,7 +479,7 @@ class Host:
         async with instance.lock:
             player = session.player
             asked = params.spin
-            spin = player.spin if asked is None else _engine(lambda: spun(player.spin, asked), "spin")
+            spin = player.spin if asked is None else _engine(lambda: spun(player.spin, asked, player.story), "spin")
             if params.window is not None:
                 spin = msgspec.structs.replace(spin, window=params.window)
             telling = _engine(lambda: player.recount(spin) if spin.window == "all" else _retold(player, spin), "spin")
@@ -575,7 +575,7 @@ class Host:
         player = session.player
         async with session.instance.lock:
             asked = params.spin
-            spin = player.spin if asked is None else _engine(lambda: spun(player.spin, asked), "spin")
+            spin = player.spin if asked is None else _engine(lambda: spun(player.spin, asked, player.story), "spin")
             _engine(lambda: player.check_focalizer(spin), field_name="spin")
             story = player.story
             text = _engine(
@@ -651,19 +651,22 @@ def _told_by(story: Story, actor: str, author: bool) -> Spin:
     )
 
 
-def spun(spin: Spin, argument: m.SpinArgument) -> Spin:
-    """A spin argument (a name, settings, or a list of names and settings applied in order) over `spin`."""
+def spun(spin: Spin, argument: m.SpinArgument, story: Story) -> Spin:
+    """A spin argument (a name, settings, or a list of names and settings applied in order) over `spin`; the
+    actors each part names must be in `story` (an error names the spin file a wrong one came from)."""
     if isinstance(argument, str):
         argument = [argument]
-    if isinstance(argument, list):
-        for part in argument:
-            if isinstance(part, dict):
-                spin = apply(spin, dict(part), source="spin")
-            else:
-                found = load_spin(part)
-                spin = apply(spin, dict(found.overrides), source=f"spin {found.name}")
-        return spin
-    return apply(spin, dict(argument), source="spin")
+    if not isinstance(argument, list):
+        argument = [argument]
+    for part in argument:
+        if isinstance(part, dict):
+            spin = apply(spin, dict(part), source="spin")
+            story.check_spin(spin)
+        else:
+            found = load_spin(part)
+            spin = apply(spin, dict(found.overrides), source=f"spin {found.name}")
+            story.check_spin(spin, source=found.source or f"spin {found.name}")
+    return spin
 
 
 def spin_settings(spin: Spin) -> dict[str, Any]:

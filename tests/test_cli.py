@@ -121,3 +121,16 @@ def test_the_output_may_be_cut_short_by_its_reader():
     )
     assert pipeline.stdout == "A twitchy "
     assert "Traceback" not in pipeline.stderr
+
+
+def test_a_spin_file_naming_an_actor_the_world_lacks_is_named_in_the_error(tmp_path):
+    path = tmp_path / "nobody.toml"
+    path.write_text('summary = "Through nobody."\nfocalizer = "@nobody"\n', encoding="utf-8")
+    told = curveship("tell", "robbery", str(path))
+    assert told.returncode == 2
+    assert told.stderr.strip() == (
+        f"curveship: {path}: focalizer @nobody is not an actor in robbery; "
+        "it takes one of @teller, @robber, and @guard, or none"
+    )
+    played = curveship("play", "cloak", stdin=f"spin {path}\n")
+    assert f"{path}: focalizer @nobody is not an actor in cloak; it takes @operagoer, or none." in played.stdout

@@ -128,6 +128,7 @@ class Player:
         if len(words) == 1 and "=" not in words[0]:
             found = self.named_spins(words[0])
             changed = spins.apply(self.spin, dict(found.overrides), source=f"spin {found.name}")
+            self.story.check_spin(changed, source=found.source or f"spin {found.name}")
         else:
             text = " ".join(words)
             key, _, value = text.partition("=") if "=" in text else text.partition(" ")

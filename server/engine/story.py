@@ -325,7 +325,8 @@ class Story:
         narratee any item (a story may be told to the lamp) or the focalizer. An error names `source` (the
         spin file or setting the spin came from) when given, the field, and what it may be here."""
         where = f"{source}: " if source else ""
-        actors = "one of " + join_list(list(self.simulation.concepts))
+        known = list(self.simulation.concepts)
+        actors = ("one of " if len(known) > 1 else "") + join_list(known)
         for role in ("focalizer", "commanded"):
             tag = getattr(spin, role)
             if tag is not None and tag not in self.simulation.concepts:
