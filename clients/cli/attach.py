@@ -103,7 +103,7 @@ async def attached(args: argparse.Namespace, on_status: Callable[[Status], None]
             conn = await stack.enter_async_context(Connection(url, author_token=author, on_status=on_status))
             joined = await conn.call("join", instance=instance, actor=args.actor, name=args.name, spin=asked or None)
         if args.server and hasattr(args, "resume"):  # play: a session on a server outlives this process
-            print(f"[if play is cut off, --resume {joined.token} takes this session back]", file=sys.stderr)
+            print(f"[if play is cut off, --resume={joined.token} takes this session back]", file=sys.stderr)
         leaving = Leaving(conn)
         with leaving.on_signals():
             try:
@@ -112,27 +112,33 @@ async def attached(args: argparse.Namespace, on_status: Callable[[Status], None]
                 if leaving.signalled is None:
                     raise
                 # Ended by the signal: whatever the way out raised (a terminal that is gone) says nothing more.
+                leaving.cancelled()
             finally:
+                leaving.playing = False
                 await leaving.leave()
     if leaving.signalled is not None:
         leaving.die()
 
 
 class Leaving:
-    """Leaving the session once, best effort and quickly: at the end, or at once when a signal ends play (the
-    task that plays is then cancelled, and the process ends by the signal once all is closed)."""
+    """Leaving the session once, best effort and quickly: at the end, or as soon as a signal ends play (then
+    the play under way is cancelled too, and once all is closed the process ends by the signal)."""
 
     def __init__(self, conn: Connection) -> None:
         self.conn = conn
         self.signalled: int | None = None
-        self._left = False
-        self._playing = asyncio.current_task()
-        self._ending: asyncio.Task[None] | None = None
+        self.playing = True
+        """Whether play is under way (what a signal cancels); not once it is ending by itself."""
+        self._task = asyncio.current_task()
+        self._leaving: asyncio.Task[None] | None = None
 
     async def leave(self) -> None:
-        if self._left:
-            return
-        self._left = True
+        """Leave, or wait for the leaving under way: the connection stays open until the server answers."""
+        if self._leaving is None:
+            self._leaving = asyncio.create_task(self._leave())
+        await asyncio.shield(self._leaving)
+
+    async def _leave(self) -> None:
         with contextlib.suppress(CallError, ConnectionLost, TimeoutError):
             await asyncio.wait_for(self.conn.call("leave"), LEAVING)
 
@@ -154,12 +160,15 @@ class Leaving:
         if self.signalled is not None:
             return
         self.signalled = signum
-        self._ending = asyncio.get_running_loop().create_task(self._end())
+        if self._leaving is None:
+            self._leaving = asyncio.get_running_loop().create_task(self._leave())  # at once, whatever play does
+        if self.playing and self._task is not None:
+            self._task.cancel()
 
-    async def _end(self) -> None:
-        await self.leave()
-        if self._playing is not None:
-            self._playing.cancel()
+    def cancelled(self) -> None:
+        """The cancellation a signal asked for has been taken: what follows (leaving, closing) is not cancelled."""
+        if self._task is not None and self._task.cancelling():
+            self._task.uncancel()
 
     def die(self) -> None:
         """End the process by the signal that ended play, as if it had not been caught."""

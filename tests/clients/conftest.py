@@ -25,7 +25,8 @@ PAIR = os.path.relpath(Path(__file__).with_name("pair.py"), ROOT)
 """The two-player test world, as a path the server loads (relative to the repository, where tests run)."""
 FAST = (0.01, 0.1)
 """Reconnecting backoff for tests: first wait and longest wait, in seconds."""
-WAIT = 5.0
+WAIT = 20.0
+"""Seconds to wait for what should come: generous, for a loaded two-core machine (a new process imports a lot)."""
 
 
 class Running:

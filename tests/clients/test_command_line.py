@@ -33,7 +33,7 @@ def test_play_with_settings_tells_the_opening_under_them_too() -> None:
 def test_author_permission_comes_from_the_servers_token(served: Served) -> None:
     lines = "world tree\n"
     as_player = curveship("play", "cloak", "--server", served.url, stdin=lines)
-    as_author = curveship("play", "cloak", "--server", served.url, "--author-token", served.token, stdin=lines)
+    as_author = curveship("play", "cloak", "--server", served.url, f"--author-token={served.token}", stdin=lines)
     assert "for authors only" in as_player.stdout
     assert "@hook: small brass hook [" in as_author.stdout
 

@@ -119,10 +119,10 @@ def players_once_settled(url: str, instance: str, wanted: list[str]) -> list[str
 def started(terminal: Terminal, url: str) -> tuple[str, str]:
     """Play Cloak of Darkness on the server in the window; the instance, and the session's token as said."""
     terminal.run("play", "cloak", "--server", url)
-    screen = terminal.wait_for_prompt(bar=" cloak · ")
-    joined = " ".join(lines_of(screen))  # the token's line may be wrapped
-    instance = re.search(r"\[instance ([\w-]+): others join with", joined)
-    token = re.search(r"\[if play is cut off, --resume (\S+) takes this session back\]", joined.replace(" \n", ""))
+    terminal.wait_for_prompt(bar=" cloak · ")
+    screen = terminal.screen("-J")  # lines the terminal wrapped, joined again
+    instance = re.search(r"\[instance ([\w-]+): others join with", screen)
+    token = re.search(r"\[if play is cut off, --resume=(\S+) takes this session back\]", screen)
     assert instance and token, screen
     assert players_once_settled(url, instance.group(1), ["@operagoer"]) == ["@operagoer"]
     return instance.group(1), token.group(1)
@@ -155,7 +155,7 @@ def test_a_session_cut_off_is_taken_back_with_resume(terminal, serving):
     os.kill(terminal.program(), signal.SIGKILL)  # no leaving: the server keeps the session
     terminal.wait_for("[exited 137]")
 
-    terminal.run("play", "--server", serving.url, "--resume", token)
+    terminal.run("play", "--server", serving.url, f"--resume={token}")  # a token may begin with "-"
     screen = terminal.wait_for_prompt(bar=" cloak · @operagoer · Cloakroom · turn 1")
     assert f"[resumed: @operagoer in instance {instance}, at turn 1]" in screen
     assert "Hooks once lined the walls" in screen  # the last turn, told again
