@@ -32,7 +32,7 @@ from clients.cli.piped import PipedScreen
 from clients.cli.scene import Scene
 from clients.cli.screen import Screen
 from clients.cli.status import StatusRelay, show_status
-from clients.connection import CallError, Connection, ConnectionLost
+from clients.connection import CallError, Connection, ConnectionLost, NotSent
 from protocol import messages as m
 from protocol.errors import Code
 from server.engine.parser.words import split_commands
@@ -144,7 +144,8 @@ async def _command(conn: Connection, screen: Screen, table: Table, line: str) ->
     except ConnectionLost as error:
         if not screen.patient:
             raise
-        screen.notice(f"{error}; the command may or may not have been taken", "error")
+        taken = "it was not sent" if isinstance(error, NotSent) else "it may or may not have been taken"
+        screen.notice(f"{error}; {taken}", "error")
         ended = table.ended
     finally:
         table.waiting = False
