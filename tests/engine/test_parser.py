@@ -230,6 +230,12 @@ KINDS = [
     ("pour cup on mime", "pour", ("@cup",), "@mime"),
     ("pour cup onto mime", "pour", ("@cup",), "@mime"),
     ("empty cup into box", "pour", ("@cup",), "@box"),
+    ("pour water from cup", "pour from", ("@cup",), None),
+    ("pour the water out of the cup", "pour from", ("@cup",), None),
+    ("pour out the water from cup", "pour from", ("@cup",), None),
+    ("pour water from cup into box", "pour from", ("@cup",), "@box"),
+    ("pour some water from the cup on the mime", "pour from", ("@cup",), "@mime"),
+    ("pour it from cup over mime", "pour from", ("@cup",), "@mime"),
     ("give bread to mime", "give", ("@bread",), "@mime"),
     ("hand bread to mime", "give", ("@bread",), "@mime"),
     ("offer the bread to the mime", "give", ("@bread",), "@mime"),
@@ -761,7 +767,7 @@ def test_the_cloak_walk_wins():
 def test_cloak_plus_words_for_water():
     player, replies = play("cloak_plus", "w", "take bottle", "fill bottle with water", "drink water")
     assert "You fill the bottle from the stone basin." in replies[2]
-    assert replies[3] == "You drink from the bottle."  # the water one holds, rather than the basin's
+    assert replies[3] == "You drink some water from the bottle."  # the water one holds, rather than the basin's
     assert player.story.simulation.world.get("@bottle", "contents") is None
 
 

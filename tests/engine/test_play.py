@@ -238,7 +238,7 @@ def test_cloak_plus_water_sack_and_mime():
     assert "You get into the massive sack." in replies[1]
     assert "You get out of the massive sack." in replies[2]
     assert player.story.simulation.world.get("@bottle", "contents") == "@water"
-    assert "You drink from the bottle." in player.command("drink from bottle").text
+    assert "You drink some water from the bottle." in player.command("drink from bottle").text
     assert "empty" in player.command("drink from bottle").text
     waved = [reply for reply in replies if "waves vaguely at nothing" in reply]
     assert waved, "the mime waves every other turn while the operagoer is with him"

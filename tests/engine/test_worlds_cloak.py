@@ -128,7 +128,7 @@ def test_a_full_bottle_shows_its_water_and_drinking_it_empties_it():
     )
     assert replies[3] == "The bottle is clear glass, and empty."
     assert replies[5] == replies[6] == "The bottle is clear glass, and full of water."
-    assert replies[7] == "You drink from the bottle."
+    assert replies[7] == "You drink some water from the bottle."
     assert replies[8] == "The bottle is clear glass, and empty."
 
 

@@ -50,6 +50,8 @@ class Request:
     word: str | None = None
     text: str | None = None
     rng: random.Random = field(default_factory=lambda: random.Random(0))
+    substance: str | None = None
+    """The substance OBJ named ("drink the water"), when it did: `objects` are then what holds it here."""
 
     @property
     def obj(self) -> str:
@@ -203,104 +205,62 @@ def _open_with(r: Request) -> list[Action]:
 
 
 def _fill(r: Request) -> list[Action]:
-    source = r.second or _source_nearby(r)
-    substance = r.world.get(source, "source_of") if source else None
-    return [
-        Modify(
-            verb="fill",
-            agent=r.actor,
-            direct=r.obj,
-            indirect=source,
-            feature="contents",
-            value=substance,
-            template="[agent/s] [fill/v] [direct/o]" + (" from [indirect/o]" if source else ""),
-            checks=(_vessel, _not_full, _has_source),
-        )
-    ]
+    """ "fill the bottle": from the source here, if one is named or there is one."""
+    return [verbs.fill(r.actor, r.obj, r.second or _source_nearby(r), r.world)]
 
 
 def _source_nearby(r: Request) -> str | None:
     room = r.world.room_of(r.actor)
     for tag in r.world.descendants(room) if room else ():
-        if r.world.get(tag, "source_of"):
+        if verbs.is_source(r.world, tag):
             return tag
     return None
 
 
-def _vessel(action: Action, world: WorldState, sight: object) -> Reason | None:
-    if action.direct is None or "vessel" not in world.items[action.direct].qualities:
-        return Reason("not a vessel", "[direct/s] [can/not/v] hold anything poured in")
-    return None
-
-
-def _not_full(action: Action, world: WorldState, sight: object) -> Reason | None:
-    if action.direct is not None and world.get(action.direct, "contents"):
-        return Reason("full", "[direct/s] [be/v] already full")
-    return None
-
-
-def _has_source(action: Action, world: WorldState, sight: object) -> Reason | None:
-    if action.indirect is None or not world.get(action.indirect, "source_of"):
-        return Reason("no source", "there [be/v] nothing here to fill it from")
-    return None
-
-
 def _pour(r: Request) -> list[Action]:
-    into = r.second
-    template = (
-        "[agent/s] [pour/v] out [direct/o]" if into is None else "[agent/s] [pour/v] [direct/o] into [indirect/o]"
-    )
-    actions: list[Action] = [
-        Modify(
-            verb="pour",
-            agent=r.actor,
-            direct=r.obj,
-            indirect=into,
-            feature="contents",
-            value=None,
-            template=template,
-            checks=(_vessel, _full),
-            entails=(lambda a, w: _poured_into(a, w, r.world.get(r.obj, "contents"))) if into else None,
-        )
-    ]
-    return actions
+    if r.substance is not None and verbs.is_source(r.world, r.obj):
+        # "pour water", holding none: the basin's water is not the player's to pour.
+        return [_refused("pour", r, f"[agent/s] [have/v] no {r.world.items[r.substance].called} to pour")]
+    return [verbs.pour(r.actor, r.obj, r.second, r.world)]
 
 
-def _full(action: Action, world: WorldState, sight: object) -> Reason | None:
-    if action.direct is not None and not world.get(action.direct, "contents"):
-        return Reason("empty", "[direct/s] [be/v] empty")
-    return None
+ALL_OF_IT = frozenset({"it", "all", "everything", "contents", "them"})
+"""What "pour WORD from the bottle" may name besides the substance itself: whatever the bottle holds."""
 
 
-def _poured_into(action: Action, world: WorldState, substance: object) -> list[Action]:
-    if action.indirect is None or "vessel" not in world.items[action.indirect].qualities:
-        return []
-    return [
-        Modify(
-            verb="fill",
-            agent=action.agent,
-            direct=action.indirect,
-            feature="contents",
-            value=substance,
-            template="[direct/s] [fill/v] up",
-            salience=0.3,
-        )
-    ]
+def _pour_from(r: Request) -> list[Action]:
+    """ "pour the water from the bottle (into the basin)": pouring out the vessel, if that is what it holds."""
+    word = (r.word or "").lower()
+    substance = verbs.substance_in(r.world, r.obj)
+    if substance is not None and word not in ALL_OF_IT and word not in r.world.items[substance].words():
+        return [_refused("pour", r, f"there [be/v] no {word} in [direct/o]")]
+    return [verbs.pour(r.actor, r.obj, r.second, r.world)]
 
 
 def _drink(r: Request) -> list[Action]:
-    return [
-        Modify(
-            verb="drink",
-            agent=r.actor,
-            direct=item,
-            feature="contents",
-            value=None,
-            template="[agent/s] [drink/v] from [direct/o]",
-            checks=(_vessel, _full),
-        )
-        for item in r.objects
-    ]
+    return [verbs.drink(r.actor, item, r.world) for item in r.objects]
+
+
+def _refused(verb: str, r: Request, reason: str) -> Action:
+    """An action on the first thing named that is refused, told by `reason` alone."""
+    action = verbs.gesture(verb, r.actor, r.obj, f"[agent/s] [{verb}/v] [direct/o]")
+    return replace(action, checks=(_refuse(reason),))
+
+
+def _in_hand(r: Request) -> list[Action]:
+    """ "take the water": a substance is carried only in a vessel, and the refusal says which one would do."""
+    assert r.substance is not None
+    water = f"[{r.substance}/the/o]"
+    vessels = [t for t in r.world.descendants(r.actor) if verbs.is_vessel(r.world, t)]
+    empty = [t for t in vessels if verbs.substance_in(r.world, t) is None]
+    holding = [t for t in vessels if verbs.substance_in(r.world, t) == r.substance]
+    if empty:
+        hint = f", but [agent/s] [can/v] fill [{empty[0]}/o] with it"
+    elif holding:
+        hint = f"; [{holding[0]}/s] [hold/v] some already"
+    else:
+        hint = "; [agent/s] [need/v] something to carry it in"
+    return [_refused("take", r, f"[agent/s] [can/not/v] carry {water} in [agent's] bare hands{hint}")]
 
 
 def _give(r: Request) -> list[Action]:
@@ -406,10 +366,14 @@ def _turn_to(r: Request) -> list[Action]:
 
 def _remove(r: Request) -> list[Action]:
     assert r.second is not None
+    if r.substance is not None:
+        return _in_hand(r)
     return [verbs.remove(r.actor, item, r.second) for item in r.objects]
 
 
 def _take(r: Request) -> list[Action]:
+    if r.substance is not None:
+        return _in_hand(r)
     actions: list[Action] = []
     for item in r.objects:
         holder = r.world.parent(item)
@@ -625,6 +589,26 @@ GRAMMAR: tuple[CommandKind, ...] = (
             "pour from OBJ",
         ),
         _pour,
+        scope="held",
+    ),
+    # "pour the water from the bottle": WORD is what the vessel holds, or "it", "everything".
+    CommandKind(
+        "pour from",
+        (
+            "pour WORD from OBJ",
+            "pour WORD out of OBJ",
+            "pour the WORD from OBJ",
+            "pour the WORD out of OBJ",
+            "pour some WORD from OBJ",
+            "pour out WORD from OBJ",
+            "pour out the WORD from OBJ",
+            *(
+                f"pour {article}WORD from OBJ {into} OBJ2"
+                for article in ("", "the ", "some ")
+                for into in ("into", "in", "on", "onto", "over")
+            ),
+        ),
+        _pour_from,
         scope="held",
     ),
     CommandKind(

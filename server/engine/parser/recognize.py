@@ -8,6 +8,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from server.engine.actions.action import Action, Event
+from server.engine.actions.verbs import substance_in
 from server.engine.english.nouns import join_list, plural
 from server.engine.parser.grammar import ABBREVIATIONS, GRAMMAR, SLOTS, CommandKind, Request, Scope, verb_of
 from server.engine.parser.words import (
@@ -438,6 +439,7 @@ class Recognizer:
                 second = self._implied(context, objects)
         direction = DIRECTIONS[slots["DIR"][0]] if "DIR" in slots else None
         word = slots["WORD"][0] if "WORD" in slots else None
+        substance = self._substance_named(slots["OBJ"], context) if objects else None
         request = Request(
             actor=actor,
             world=self.world,
@@ -447,6 +449,7 @@ class Recognizer:
             word=word,
             text=reading.text,
             rng=rng or random.Random(0),
+            substance=substance,
         )
         actions = tuple(kind.build(request))
         several = "OBJ" in slots and self._names_several(slots["OBJ"])
@@ -562,7 +565,13 @@ class Recognizer:
             raise _Unresolved("I don't understand that.", 0)
         matching = [t for t in context.present if set(words) <= self._item_words[t]]
         if not matching:
-            matching = self._holding_substance(words, context)
+            matching = self._holding_substance(words, context, scope, related)
+            if not matching and scope == "held" and self._substances(words):
+                # "pour the water" with none to hand: what is missing is the player's own.
+                verb = context.reading.verb.split()
+                while verb[1:] and verb[-1] in PREPOSITIONS:
+                    verb.pop()  # "drink from": "You have no water to drink."
+                raise _Unresolved(f"You have no {' '.join(words)} to {' '.join(verb)}.", 3)
         if owners is not None:
             anyones = matching
             matching = [t for t in matching if any(self.world.is_descendant(t, owner) for owner in owners)]
@@ -704,13 +713,37 @@ class Recognizer:
                 rest.append(word)
         return (tuple(owners) if narrowed else None), rest
 
-    def _holding_substance(self, words: list[str], context: _Context) -> list[str]:
-        """ "drink the water", "fill the bottle with water": a substance is named by what holds it here."""
-        world = self.world
-        named = {t for t, item in world.items.items() if item.kind == "substance" and set(words) <= self._item_words[t]}
+    def _substances(self, words: Sequence[str]) -> set[str]:
+        """The substances a phrase names ("water", "the liquid")."""
+        items = self.world.items
+        return {t for t, item in items.items() if item.kind == "substance" and set(words) <= self._item_words[t]}
+
+    def _holding_substance(
+        self, words: list[str], context: _Context, scope: Scope, related: tuple[str, ...]
+    ) -> list[str]:
+        """ "drink the water", "fill the bottle with water": a substance is named by what holds it here. Of those,
+        what is in the slot's scope ("from the water" is from a source), then what the actor holds ("pour the
+        water" is the water in the bottle it carries, not the basin's), then what it can reach; several left
+        are asked about."""
+        named = self._substances(words)
         if not named:
             return []
-        return [t for t in context.present if world.get(t, "contents") in named or world.get(t, "source_of") in named]
+        holders = [t for t in context.present if substance_in(self.world, t) in named]
+        fitting = [t for t in holders if self._in_scope(t, scope, context, related)] or holders
+        held = [t for t in fitting if self.world.is_descendant(t, context.actor)]
+        reached = [t for t in fitting if context.sight.can_reach(context.actor, t)]
+        return held or reached or fitting
+
+    def _substance_named(self, words: Sequence[str], context: _Context) -> str | None:
+        """The substance a slot's words name, when they name it rather than anything here ("take the water");
+        None for anything else."""
+        phrase = [w for token in words for w in unquoted(token) if w not in ARTICLES and w not in OWNER_WORDS]
+        if not phrase or any(w in CONJUNCTIONS or w in ALL_WORDS or w in PRONOUNS for w in phrase):
+            return None
+        if any(set(phrase) <= self._item_words[t] for t in context.present):
+            return None
+        named = self._substances(phrase)
+        return next(iter(named)) if len(named) == 1 else None
 
     def _nothing_called(self, words: list[str], context: _Context) -> str:
         """The message when a phrase names nothing present; a room seen across the way is only too far off."""
