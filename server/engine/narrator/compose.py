@@ -90,7 +90,7 @@ def _sensed(event: Event, draft: Draft) -> tuple[list[tuple[Token, ...]], str]:
         text = draft.record.items[sensed].sense_text(action.modality) if sensed else ""
         return [parse(text or NOTHING_SENSED[action.modality])], ""
     if action.direct == action.agent:
-        return _belongings(event, draft), ""
+        return [*_self_regard(event, draft), *_belongings(event, draft)], ""
     if action.verb == "read":
         view = draft.concept.view(action.direct, event.id) if action.direct else None
         writing = view.feature("writing") if view is not None else None
@@ -98,8 +98,18 @@ def _sensed(event: Event, draft: Draft) -> tuple[list[tuple[Token, ...]], str]:
     return _describe(event, draft)
 
 
+def _self_regard(event: Event, draft: Draft) -> list[tuple[Token, ...]]:
+    """Looking oneself over (not taking inventory) tells how one looks, as the actor's own `sight` says,
+    told as fully as a look at anything else would be."""
+    action = event.action
+    sight = draft.record.items[action.agent].sight
+    if action.verb != "look" or not sight or not _full(event, draft):
+        return []
+    return [parse(sight)]
+
+
 def _belongings(event: Event, draft: Draft) -> list[tuple[Token, ...]]:
-    """Taking stock of oneself: what one carries and what one wears."""
+    """Taking stock of oneself: what one carries (a vessel with what is in it) and what one wears."""
     agent = event.action.agent
     held: list[str] = []
     worn: list[str] = []
@@ -109,10 +119,41 @@ def _belongings(event: Event, draft: Draft) -> list[tuple[Token, ...]]:
             (worn if view.link == "on" else held).append(tag)
     templates: list[tuple[Token, ...]] = []
     if held:
-        templates.append((*parse("[*/s] [have/v] "), *_listing(held, owned=False)))
+        filled = {tag: _filled_with(tag, event, draft) for tag in held}
+        templates.append((*parse("[*/s] [have/v] "), *_listing(held, owned=False, after=filled)))
     if worn:
         templates.append((*parse("[*/s] [be/v] wearing "), *_listing(worn, owned=False)))
     return templates or [parse("[*/s] [be/v] empty-handed")]
+
+
+def _filled_with(tag: str, event: Event, draft: Draft) -> tuple[Token, ...]:
+    """ "full of water" after a vessel the looker knows to have a substance in it; nothing otherwise."""
+    items = draft.record.items
+    if "vessel" not in items[tag].qualities:
+        return ()
+    view = draft.concept.view(tag, event.id)
+    substance = view.feature("contents") if view is not None else None
+    if not isinstance(substance, str) or substance not in items:
+        return ()
+    return (Text(f" full of {items[substance].called}"),)
+
+
+def _full(event: Event, draft: Draft) -> bool:
+    """Whether a look is told in full (descriptions too), or only lists what it showed."""
+    return draft.spin.speed < DESCRIBE_BELOW_SPEED or event.action.salience > FULLY_TOLD or _asked_for(event, draft)
+
+
+def _enclosures(event: Event, draft: Draft, room: str) -> list[tuple[str, str]]:
+    """What the looker is in or on inside the room (the massive sack), innermost first, as (link, tag)."""
+    items = draft.record.items
+    chain: list[tuple[str, str]] = []
+    view = draft.concept.view(event.action.agent, event.id)
+    while view is not None and view.parent is not None and view.link is not None and view.parent != room:
+        if view.parent == ROOT or isinstance(items.get(view.parent), Room) or view.parent in (t for _, t in chain):
+            break
+        chain.append((view.link, view.parent))
+        view = draft.concept.view(view.parent, event.id)
+    return chain
 
 
 def _describe(event: Event, draft: Draft) -> tuple[list[tuple[Token, ...]], str]:
@@ -122,7 +163,7 @@ def _describe(event: Event, draft: Draft) -> tuple[list[tuple[Token, ...]], str]
     if looked is None:
         return [], ""
     concept = draft.concept
-    full = draft.spin.speed < DESCRIBE_BELOW_SPEED or event.action.salience > FULLY_TOLD or _asked_for(event, draft)
+    full = _full(event, draft)
     templates: list[tuple[Token, ...]] = []
     is_room = isinstance(items[looked], Room)
     heading = _heading(items[looked]) if is_room and draft.spin.room_headings else ""
@@ -141,6 +182,17 @@ def _describe(event: Event, draft: Draft) -> tuple[list[tuple[Token, ...]], str]
         view = where[tag]
         if view is not None and view.parent is not None and view.link is not None:
             by_parent.setdefault((view.link, view.parent), []).append(tag)
+    # Where the looker is, inside the room, is said first ("You are in the massive sack."), and what it is in
+    # is not listed among the things seen.
+    enclosures = _enclosures(event, draft, looked) if is_room else []
+    if enclosures:
+        link, parent = enclosures[0]
+        templates.append((*parse(f"[*/s] [be/v] {'on' if link == 'on' else 'in'} "), Ref(parent, "o")))
+        enclosing = {tag for _, tag in enclosures}
+        for key in list(by_parent):
+            by_parent[key] = [t for t in by_parent[key] if t not in enclosing]
+            if not by_parent[key]:
+                del by_parent[key]
     if is_room:
         # The room's own fixtures (a basin part of the cloakroom) and shared things (the sky, which hangs from
         # the root) are seen here, with what is in the room.
@@ -190,11 +242,15 @@ def _heading(room: Item) -> str:
     return room.heading or room.called
 
 
-def _listing(tags: list[str], owned: bool = True) -> tuple[Token, ...]:
+def _listing(
+    tags: list[str], owned: bool = True, after: dict[str, tuple[Token, ...]] | None = None
+) -> tuple[Token, ...]:
+    """Things named in a list ("a ticket, a lamp, and a bottle"), each followed by what `after` says of it."""
     tokens: list[Token] = []
     separators = list_separators(len(tags))
     for index, tag in enumerate(tags):
         tokens.append(Ref(tag, "o", owned=owned))
+        tokens.extend((after or {}).get(tag, ()))
         if index < len(separators):
             tokens.append(Text(separators[index]))
     return tuple(tokens)
