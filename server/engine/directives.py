@@ -218,6 +218,13 @@ def standard() -> Directives:
         by = f"\n{definition.author}" if definition.author else ""
         return f"{definition.title}{by}\n{definition.summary}".strip()
 
+    @registry.add("quit", r"(?i:quit|q)", heads=("quit", "q"))
+    def quit_(player: Player, match: re.Match[str]) -> str:
+        """quit — leave the story (your client does it; the story itself goes on)."""
+        return (
+            "Leaving is up to your client: quit there (over the protocol, call leave). The story goes on without you."
+        )
+
     @registry.add("help", r"(?i:help|directives)", heads=("help", "directives"))
     def help_(player: Player, match: re.Match[str]) -> str | Telling:
         """help — list the directives."""

@@ -192,3 +192,13 @@ def test_help_says_what_the_window_does_to_recount():
     recount = next(line for line in replies[0].splitlines() if line.startswith("recount"))
     assert "window" in recount
     assert "again (or g)" in replies[0]
+
+
+def test_quit_sent_to_the_story_says_leaving_is_the_clients_and_takes_no_turn():
+    # The terminal client quits by itself; a bot that sends "quit" as a command learns how to leave.
+    player, told = play("cloak", "w", "quit", "look; q")
+    assert told[1] == (
+        "Leaving is up to your client: quit there (over the protocol, call leave). The story goes on without you."
+    )
+    assert player.story.turn == 2  # "w" and "look"; neither quit took a turn
+    assert told[2].endswith("The story goes on without you.")
