@@ -50,7 +50,11 @@ def test_another_players_turn_appears_above_a_half_typed_line(terminal, serving)
 
     assert "Lobby" in asyncio.run(robber_goes_in(serving.url, found.group(1)))
 
-    screen = terminal.wait_for("[Rob leaves, as @robber.]")
+    # Printing the news and drawing the prompt again below it are two steps: wait for both to have happened.
+    screen = terminal.wait_for(
+        lambda screen: "[Rob leaves, as @robber.]" in screen and prompt_line(screen) == "> look at sl",
+        what="the news above the line being typed",
+    )
     lines = [line.rstrip() for line in lines_of(screen)]
     news = next(index for index, line in enumerate(lines) if "A twitchy man enters the lobby." in line)
     assert "[Rob joins, as @robber.]" in lines[:news]
