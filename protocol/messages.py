@@ -54,12 +54,14 @@ class Reply(Result):
 
 
 class Node(Result):
-    """One item of a tree: its tag, name, link to its parent (null for the root) and children."""
+    """One item of a tree: its tag, name, link to its parent (null for the root), children, and kind ("room",
+    "actor", "thing", "door", "shared", "substance"; "" from a server that does not say)."""
 
     tag: str
     name: str
     link: str | None
     children: list[Node]
+    kind: str = ""
 
 
 class ActorInfo(Result):
@@ -217,6 +219,8 @@ class StateResult(Result):
     inventory: list[str]
     ended: bool
     hash: str
+    room_name: str = ""
+    """The room as the story heads it ("Foyer Bar"); "" when the actor is in none."""
 
 
 class RealizeResult(Result):

@@ -38,6 +38,7 @@ from server.engine.player import Player
 from server.engine.spin import Spin, apply
 from server.engine.story import Story, StoryEnded, Turn
 from server.engine.trees import Node, listing
+from server.engine.world.items import Item, Room
 from server.persist import Keeper, Stale
 
 log = logging.getLogger(__name__)
@@ -560,12 +561,14 @@ class Host:
         instance = session.instance
         async with instance.lock:
             world = instance.story.simulation.world
+            room = world.room_of(session.actor)
             return m.StateResult(
                 instance=instance.id,
                 world=instance.world,
                 actor=session.actor,
                 turn=instance.story.turn,
-                room=world.room_of(session.actor),
+                room=room,
+                room_name=_title(world.items.get(room or "")),
                 inventory=list(world.children[session.actor]),
                 ended=instance.story.ended,
                 hash=world.digest(),
@@ -684,7 +687,12 @@ def _blocks(telling: Telling) -> list[m.Block]:
 
 
 def _node(node: Node) -> m.Node:
-    return m.Node(tag=node.tag, name=node.name, link=node.link, children=[_node(child) for child in node.children])
+    children = [_node(child) for child in node.children]
+    return m.Node(tag=node.tag, name=node.name, link=node.link, children=children, kind=node.kind)
+
+
+def _title(room: Item | None) -> str:
+    return room.title if isinstance(room, Room) else ""
 
 
 def _where(story: Story) -> tuple[int, int]:

@@ -5,21 +5,17 @@ It is refreshed after each turn with one batch (`state`, `spin`, `concept`, `act
 trip); the terminal's toolbar shows it and its completer offers its names and commands. Refreshes are
 coalesced: one runs at a time, and turns that come meanwhile ask for one more after it, never a queue.
 
-A concept's nodes say no more than a tag and a name, so two things are learnt on the way:
-- which tags are actors, and whose concepts this session may read: each tag the concept holds is asked about
-  once (`concept` with it as the actor: an actor's tree, "forbidden" for an actor not one's own to read, or
-  "unknown" for what is no actor), a few at a time, in a batch of its own;
-- a room's name as the actor was told it, its heading ("Foyer Bar", where the concept says "bar"): a reply
-  with one heading in it heads the room the actor is in after it, when the heading holds the room's name.
-Rooms are the places the actor has been.
+A concept's nodes say what kind each item is (actor, room, thing…) and `state` names the room as the story
+heads it ("Foyer Bar"). Whose concepts this session may read depends on the world and on being an author, so
+each actor the concept holds is asked about once (`concept` with it as the actor: its tree, or "forbidden"),
+in a batch of its own.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -29,8 +25,6 @@ from protocol.errors import Code
 
 COSMOS = "@cosmos"
 """The root of every tree: no name anyone types."""
-PROBES = 12
-"""Tags asked about at most per refresh, to learn which are actors (the rest at the next refreshes)."""
 
 
 @dataclass(eq=False)
@@ -41,6 +35,8 @@ class Scene:
     turn: int = 0
     world: str = ""
     room: str | None = None
+    room_title: str = ""
+    """The room as the story heads it ("Foyer Bar"), from `state`."""
     ended: bool = False
     spin: dict[str, Any] = field(default_factory=dict)
     known: dict[str, str] = field(default_factory=dict)
@@ -50,22 +46,17 @@ class Scene:
     link: Status | None = None
     """The connection's last status, if it ever dropped."""
     actors: dict[str, bool] = field(default_factory=dict)
-    """Tags found to be actors (besides this session's own), each with whether its concept may be read here."""
+    """The actors the concept holds (besides this session's own), each with whether its concept may be read
+    here (False until asked)."""
     rooms: set[str] = field(default_factory=set)
-    """The rooms the actor has been in (where `state` said it was)."""
-    headings: dict[str, str] = field(default_factory=dict)
-    """Room tag to the heading the actor was told it under ("Foyer Bar")."""
+    """The rooms the actor knows."""
     listeners: list[Callable[[], None]] = field(default_factory=list)
     """Called after each refresh and status change (the terminal redraws its toolbar)."""
     _named: list[m.SpinInfo] | None = None
     _refreshing: asyncio.Task[None] | None = None
     _again: bool = False
-    _no_actors: set[str] = field(default_factory=set)
-    """Tags found to be no actor."""
-    _heading: str | None = None
-    """The one heading of the last narration told to the reader, until a refresh says which room it heads."""
-    _tellings: int = 0
-    _opened: bool = False
+    _asked: set[str] = field(default_factory=set)
+    """Actors already asked whether their concepts may be read."""
 
     @classmethod
     def of(cls, conn: Connection, joined: m.JoinResult) -> Scene:
@@ -73,11 +64,11 @@ class Scene:
 
     @property
     def room_name(self) -> str:
-        """The room as the actor was told it ("Foyer Bar"), else as its concept names it ("bar"), else its tag,
+        """The room as the story heads it ("Foyer Bar"), else as its concept names it ("bar"), else its tag,
         else nothing."""
         if self.room is None:
             return ""
-        return self.headings.get(self.room) or self.known.get(self.room, self.room)
+        return self.room_title or self.known.get(self.room, self.room)
 
     @property
     def names(self) -> list[str]:
@@ -85,7 +76,7 @@ class Scene:
         return list(dict.fromkeys(self.known.values()))
 
     def things(self, *, looking: bool = False) -> list[str]:
-        """The names a command's object may be, each once: what the actor knows but the rooms it has been in;
+        """The names a command's object may be, each once: what the actor knows but rooms;
         with `looking` (after a verb that looks at what it names), the room it is in too."""
         away = self.rooms - {self.room} if looking else self.rooms
         return list(dict.fromkeys(name for tag, name in self.known.items() if tag not in away))
@@ -99,18 +90,6 @@ class Scene:
     def actor_tags(self) -> list[str]:
         """Every actor known to be one, this session's own first."""
         return [self.actor, *self.actors]
-
-    def told(self, blocks: Sequence[m.Block]) -> None:
-        """Narration was shown to the reader (its own turn, a retelling; not news of others' turns). One
-        heading in it heads the room the actor is in, as the next refresh will say. The first telling is the
-        opening: it may begin with the story's title, and every refresh asks after it."""
-        headings = [block.text for block in blocks if block.kind == "heading"]
-        if not self._opened and len(headings) > 1 and blocks[0].kind == "heading":
-            headings = headings[1:]
-        if self._opened:
-            self._tellings += 1  # a refresh under way may have asked before this turn was taken
-        self._opened = True
-        self._heading = headings[0] if len(headings) == 1 else None
 
     # -- keeping up ---------------------------------------------------------------------------------------
 
@@ -141,47 +120,39 @@ class Scene:
 
     async def refresh(self) -> None:
         """Ask for state, spin, concept and actions in one batch; keep whatever came back. Then ask about the
-        tags not yet known to be actors or not."""
-        tellings = self._tellings
+        actors not yet asked about."""
         state, spin, concept, actions = await self.conn.batch(
             [("state", {}), ("spin", {}), ("concept", {}), ("actions", {})]
         )
         if isinstance(state, m.StateResult):
             self.world, self.turn, self.room, self.ended = state.world, state.turn, state.room, state.ended
-            if state.room is not None:
-                self.rooms.add(state.room)
+            self.room_title = state.room_name
         if isinstance(spin, m.SpinResult):
             self.spin = spin.spin
         if isinstance(concept, m.ConceptResult):
-            self.known = {node.tag: node.name for node in _walk(concept.tree) if node.tag not in (COSMOS, self.actor)}
+            nodes = [node for node in _walk(concept.tree) if node.tag not in (COSMOS, self.actor)]
+            self.known = {node.tag: node.name for node in nodes}
+            self.rooms = {node.tag for node in nodes if node.kind == "room"}
+            for node in nodes:
+                if node.kind == "actor":
+                    self.actors.setdefault(node.tag, False)
         if isinstance(actions, m.ActionsResult):
             self.actions = actions.commands
-        if tellings == self._tellings:  # no narration came meanwhile: the state is the one after the last
-            self._place_heading()
         self.changed()
         await self._probe()
 
-    def _place_heading(self) -> None:
-        heading, self._heading = self._heading, None
-        name = self.known.get(self.room or "")
-        if heading is not None and self.room is not None and name and _words(name) <= _words(heading):
-            self.headings[self.room] = heading
-
     async def _probe(self) -> None:
-        """Ask about a few tags the concept holds that are not yet known to be actors or not (rooms aside)."""
-        asked = [
-            tag for tag in self.known if tag not in self.actors and tag not in self._no_actors and tag not in self.rooms
-        ][:PROBES]
+        """Ask whether the concepts of the actors not yet asked about may be read here."""
+        asked = [tag for tag in self.actors if tag not in self._asked]
         if not asked:
             return
         answers = await self.conn.batch([("concept", {"actor": tag}) for tag in asked])
         for tag, answer in zip(asked, answers, strict=True):
             if isinstance(answer, m.ConceptResult):
                 self.actors[tag] = True
+                self._asked.add(tag)
             elif isinstance(answer, CallError) and answer.code == Code.FORBIDDEN:
-                self.actors[tag] = False
-            elif isinstance(answer, CallError) and answer.code == Code.UNKNOWN:
-                self._no_actors.add(tag)
+                self._asked.add(tag)
             # anything else (too many requests): asked again at the next refresh
         self.changed()
 
@@ -214,10 +185,6 @@ class Scene:
             await self.named_spins()
 
 
-def _words(text: str) -> set[str]:
-    return set(re.findall(r"[\w']+", text.lower()))
-
-
 def _walk(node: m.Node) -> Iterator[m.Node]:
     yield node
     for child in node.children:
@@ -232,7 +199,8 @@ def spin_summary(spin: dict[str, Any], actor: str) -> str:
     time = spin.get("time", "during")
     words = [f"time {time}" if isinstance(time, int | float) else str(time), str(spin.get("order", "chronicle"))]
     if (narrator := spin.get("narrator")) is not None:
-        words.append("told by you" if narrator == actor else f"told by {narrator}")
+        narrating = spin.get("focalizer") or actor if narrator == "focalizer" else narrator
+        words.append("told by you" if narrating == actor else f"told by {narrating}")
     if (narratee := spin.get("narratee")) not in (None, actor):
         words.append(f"to {narratee}")
     if (focalizer := spin.get("focalizer")) not in (None, actor):

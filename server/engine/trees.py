@@ -14,12 +14,14 @@ INDENT = "    "
 
 @dataclass(frozen=True, slots=True)
 class Node:
-    """One item in a tree: its tag, name, link to its parent (None for the root) and children."""
+    """One item in a tree: its tag, name, link to its parent (None for the root), children, and kind (room,
+    actor, thing, door…: what a client needs to know of it without asking again)."""
 
     tag: str
     name: str
     link: str | None
     children: tuple[Node, ...]
+    kind: str
 
 
 def _name(item: Item) -> str:
@@ -30,7 +32,8 @@ def world_tree(world: WorldState) -> Node:
     """The true world, from @cosmos down."""
 
     def build(tag: str) -> Node:
-        return Node(tag, _name(world.items[tag]), world.link(tag), tuple(build(c) for c in world.children[tag]))
+        item = world.items[tag]
+        return Node(tag, _name(item), world.link(tag), tuple(build(c) for c in world.children[tag]), item.kind)
 
     return build(ROOT)
 
@@ -43,7 +46,7 @@ def concept_tree(concept: Concept, items: Mapping[str, Item], moment: int | None
     def build(tag: str) -> Node:
         view = concept.view(tag, moment)
         kids = sorted(children.get(tag, ()), key=order.__getitem__)
-        return Node(tag, _name(items[tag]), view.link if view else None, tuple(build(k) for k in kids))
+        return Node(tag, _name(items[tag]), view.link if view else None, tuple(build(k) for k in kids), items[tag].kind)
 
     return build(ROOT)
 

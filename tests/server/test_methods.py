@@ -48,6 +48,10 @@ def assert_reply(reply: dict[str, Any]) -> None:
     assert reply["text"] == "\n\n".join(block["text"] for block in reply["blocks"])
 
 
+EXTENSIONS = {"state": {"room_name"}}
+"""Optional result fields beyond PROTOCOL.md, for clients that want them (the room as the story heads it)."""
+
+
 def listing_of(node: dict[str, Any], depth: int = 0) -> list[str]:
     """The indented `@tag: name [link]` listing a tree node should come with."""
     link = f" [{node['link']}]" if node["link"] else ""
@@ -57,9 +61,15 @@ def listing_of(node: dict[str, Any], depth: int = 0) -> list[str]:
     return lines
 
 
+def walk(node: dict[str, Any]) -> list[dict[str, Any]]:
+    return [node, *(each for child in node["children"] for each in walk(child))]
+
+
 def assert_tree(node: dict[str, Any], text: str) -> None:
-    assert set(node) == {"tag", "name", "link", "children"}
+    assert set(node) == {"tag", "name", "link", "children", "kind"}
     assert node["tag"] == "@cosmos" and node["link"] is None
+    kinds = {"room", "actor", "thing", "door", "shared", "substance"}
+    assert all(child["kind"] in kinds for child in walk(node) if child is not node)
     for line in text.splitlines():
         assert LISTING.match(line), line
     assert text.splitlines() == listing_of(node)
@@ -352,6 +362,7 @@ async def test_state_hash_changes_iff_the_world_does(client: Client) -> None:
         "actor": "@operagoer",
         "turn": 0,
         "room": "@foyer",
+        "room_name": "Foyer of the Opera House",
         "inventory": ["@cloak"],
         "ended": False,
         "hash": state["hash"],
@@ -398,7 +409,8 @@ async def test_discover_describes_every_method_of_the_contract(server: Server, c
         assert {param["name"] for param in method["params"]} == params, name
         assert all("schema" in param for param in method["params"])
         result = method["result"]["schema"]["$ref"].rsplit("/", 1)[1]
-        assert set(schemas[result].get("properties", {})) == fields, name
+        # The contract's fields, all required; beyond them only the optional additions named in EXTENSIONS.
+        assert set(schemas[result].get("properties", {})) == fields | EXTENSIONS.get(name, set()), name
         assert set(schemas[result].get("required", [])) == fields, name
     required = {
         name: {param["name"] for param in methods[name]["params"] if param["required"]}

@@ -32,7 +32,7 @@ def cloakroom(conn: Any = None) -> Scene:
         "@hook": "small brass hook",
         "@cloak": "velvet cloak",
     }
-    scene.rooms = {"@foyer", "@cloakroom"}  # where the operagoer has been
+    scene.rooms = {"@foyer", "@cloakroom"}  # the rooms the operagoer knows
     scene.actions = list(CLOAKROOM_ACTIONS)
     scene.spin = {"focalizer": "@operagoer", "narrator": None, "narratee": "@operagoer", "time": "during"}
     scene.spin |= {"order": "chronicle", "filters": []}

@@ -45,3 +45,7 @@ def test_the_spin_in_a_few_words_names_only_what_departs_from_the_actors_own_tel
     assert spin_summary(told, actor) == "after, chronicle, told by @guard, through @guard, hesitant"
     assert spin_summary(own | {"time": 6.5}, actor) == "time 6.5, chronicle"
     assert spin_summary({}, actor) == ""
+    # memoir: told by whoever the story is told through — here the teller herself, then the guard.
+    memoir = own | {"time": "after", "narrator": "focalizer"}
+    assert spin_summary(memoir, actor) == "after, chronicle, told by you"
+    assert spin_summary(memoir | {"focalizer": "@guard"}, actor) == "after, chronicle, told by @guard, through @guard"

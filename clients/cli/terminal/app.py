@@ -145,8 +145,6 @@ class TerminalScreen(Screen):
         self.printer.story(blocks, news=news)
         if news:
             self.scene.stale()
-        else:
-            self.scene.told(blocks)
 
     def listing(self, text: str) -> None:
         self.printer.text(text, "listing", hanging=HANGING)

@@ -239,7 +239,7 @@ def _joins(item: Item, room: str) -> bool:
 
 def _heading(room: Item) -> str:
     assert isinstance(room, Room)
-    return room.heading or room.called
+    return room.title
 
 
 def _listing(

@@ -195,6 +195,11 @@ class Room(Item):
     views: Mapping[str, tuple[float, str]] = field(default_factory=dict)
     shared: tuple[str, ...] = ()
 
+    @property
+    def title(self) -> str:
+        """The room as a heading names it: its `heading`, else its name capitalized."""
+        return self.heading or self.called[:1].upper() + self.called[1:]
+
     def __post_init__(self) -> None:
         super().__post_init__()
         for room, (visibility, _phrase) in self.views.items():
