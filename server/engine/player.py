@@ -193,10 +193,7 @@ class Player:
             self._asking = self._last if asked else None
         if not turn.advanced:
             return _said(turn.message, self.discourse)
-        telling = self.told(replace(self.spin, window="turn"))
-        spin = self.spin
-        self.apply_dynamic_spin()
-        self._turns.append(_Before(before, spin, self.spin))
+        telling = self.tell_turn(before)
         if on_turn is not None:
             on_turn(turn)
         return telling
@@ -209,7 +206,16 @@ class Player:
         telling = self.told(replace(self.spin, window="turn"))
         return telling if telling.blocks else None
 
-    def apply_dynamic_spin(self) -> None:
+    def tell_turn(self, before: Discourse) -> Telling:
+        """Tell the turn this player's actor just took (begun with `before` told), then let the world's dynamic
+        spin change the spin, remembering both so undo can take them back."""
+        telling = self.told(replace(self.spin, window="turn"))
+        spin = self.spin
+        self._apply_dynamic_spin()
+        self._turns.append(_Before(before, spin, self.spin))
+        return telling
+
+    def _apply_dynamic_spin(self) -> None:
         """Let the world's dynamic-spin hook change this player's spin after a turn (when the spin allows it)."""
         hook = self.story.definition.dynamic_spin
         if hook is None or not self.spin.dynamic:

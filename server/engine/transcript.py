@@ -13,8 +13,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from msgspec.structs import replace
-
 from server.engine.narrator import Block, Telling
 from server.engine.player import Player
 from server.engine.spin import Spin
@@ -48,6 +46,7 @@ def transcript(definition: WorldDefinition, seed: int, spin: Spin, log: Iterable
             story.apply((entry,))
             continue
         player = players[entry.actor]
+        before = player.discourse
         try:
             turn = story.command(entry.actor, entry.text)
         except StoryEnded as ended:
@@ -56,9 +55,7 @@ def transcript(definition: WorldDefinition, seed: int, spin: Spin, log: Iterable
         if not turn.advanced:
             yield Page(story.turn, entry.actor, entry.text, _said(turn.message, player))
             continue
-        telling = player.told(replace(player.spin, window="turn"))
-        player.apply_dynamic_spin()
-        yield Page(story.turn, entry.actor, entry.text, telling)
+        yield Page(story.turn, entry.actor, entry.text, player.tell_turn(before))
 
 
 def _said(text: str, player: Player) -> Telling:
