@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import os
-from typing import Any
 
 from server.catalog import spin_names, world_names
 
@@ -31,7 +30,6 @@ def parser() -> argparse.ArgumentParser:
     play.add_argument(
         "--resume",
         metavar="TOKEN",
-        action=_Resume,
         help="with --server: take back the session this token names (play prints it at the start, :state shows "
         "it), its instance and actor its own",
     )
@@ -86,15 +84,6 @@ def parser() -> argparse.ArgumentParser:
     export.add_argument("--output", "-o", metavar="FILE", help="write to FILE (default: standard output)")
     export.set_defaults(command="export")
     return made
-
-
-class _Resume(argparse.Action):
-    """--resume TOKEN, which also stands in for the world or --instance that play otherwise needs."""
-
-    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, *given: Any) -> None:
-        namespace.resume = given[0]
-        if namespace.instance is None:
-            namespace.instance = ""  # not None: an instance is given (the session's), though not by id
 
 
 def _story_arguments(command: argparse.ArgumentParser) -> None:

@@ -29,8 +29,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         made.error(f"unrecognized arguments: {' '.join(unknown or extras)}")
     if hasattr(args, "spin"):
         args.spin = [*args.spin, *extras]
-        if args.world is None and args.instance is None:
-            made.error("a world is needed (or --instance ID)")
+        if args.world is None and args.instance is None and getattr(args, "resume", None) is None:
+            made.error("a world is needed (or --instance ID, or --resume TOKEN)")
     try:
         return int(_runner(args)(args))
     except CallError as error:
