@@ -29,15 +29,36 @@ Spans = dict[str, list[int]]
 """Slot name -> the word positions it takes."""
 
 
-def readings(grammar: Sequence[CommandKind], command: str, tokens: list[Token]) -> Iterator[tuple[Reading, Spans]]:
+@dataclass(frozen=True, slots=True)
+class WordOrders:
+    """A grammar's word orders indexed by the word they begin with, so a line is matched only against those
+    that could begin with its first word (and those that begin with a slot), not against all of them."""
+
+    by_first: Mapping[str, tuple[tuple[int, int, CommandKind, tuple[str, ...]], ...]]
+    """First word -> (-literal words, place in the grammar, kind, pattern), in the grammar's order."""
+    open: tuple[tuple[int, int, CommandKind, tuple[str, ...]], ...]
+    """The word orders that begin with a slot ("DIR"): tried for every line."""
+
+
+def word_orders(grammar: Sequence[CommandKind]) -> WordOrders:
+    orders = [
+        (-sum(1 for p in pattern if not p.isupper()), order, kind, pattern)
+        for order, (kind, pattern) in enumerate((k, p) for k in grammar for p in k.tokens)
+    ]
+    opening = tuple(o for o in orders if o[3][0].isupper())
+    firsts = {o[3][0] for o in orders if not o[3][0].isupper()}
+    by_first = {first: tuple(o for o in orders if o[3][0] == first or o[3][0].isupper()) for first in sorted(firsts)}
+    return WordOrders(by_first, opening)
+
+
+def readings(orders: WordOrders, command: str, tokens: list[Token]) -> Iterator[tuple[Reading, Spans]]:
     """Every reading of a command's words, with the positions each slot took; patterns that account for more of
     the words literally are the more specific readings, so they come first."""
     words = [token.text for token in tokens]
     found = []
-    for order, (kind, pattern) in enumerate((k, p) for k in grammar for p in k.tokens):
+    for literals, order, kind, pattern in orders.by_first.get(words[0], orders.open) if words else ():
         for spans in match(pattern, words, 0, 0):
-            literals = sum(1 for p in pattern if not p.isupper())
-            found.append((-literals, order, kind, pattern, spans))
+            found.append((literals, order, kind, pattern, spans))
     for _, _, kind, pattern, spans in sorted(found, key=lambda f: (f[0], f[1])):
         slots = {name: tuple(words[i] for i in span) for name, span in spans.items()}
         text = _free_text(command, tokens, spans["TEXT"]) if "TEXT" in spans else None

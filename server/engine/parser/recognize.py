@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from server.engine.actions.action import Action, Event
@@ -17,8 +17,9 @@ from server.engine.parser.kinds import CommandKind, Request
 from server.engine.parser.lexicon import Lexicon, lexicon_of
 from server.engine.parser.names import Choices, Context, Names, starts_with_all
 from server.engine.parser.pronouns import Memory
-from server.engine.parser.readings import Reading, readings
+from server.engine.parser.readings import Reading, WordOrders, readings, word_orders
 from server.engine.parser.words import DIRECTIONS, MAX_WORDS, plain, tokens_of, unquoted
+from server.engine.world.items import ROOT, Item
 from server.engine.world.perception import Perception
 from server.engine.world.state import WorldState
 
@@ -47,18 +48,39 @@ class NotUnderstood:
 Parsed = Understood | Clarify | NotUnderstood
 
 
+_Built = tuple[tuple[Item, ...], tuple[CommandKind, ...], Lexicon, WordOrders]
+_BUILT: dict[tuple[int, ...], _Built] = {}
+"""The lexicon and word orders of the worlds recognized lately, by the identities of their items and grammar
+(kept with them, so an identity is not reused while its entry stands): built once per world, not per story.
+The root is made afresh for each story, so it is compared by value."""
+_KEPT = 16
+
+
+def _built(items: Mapping[str, Item], grammar: Sequence[CommandKind]) -> tuple[Lexicon, WordOrders]:
+    key = (*(0 if tag == ROOT else id(item) for tag, item in items.items()), -1, *map(id, grammar))
+    found = _BUILT.pop(key, None)
+    if found is None or found[0] != tuple(items.values()):
+        found = (tuple(items.values()), tuple(grammar), lexicon_of(items, grammar), word_orders(grammar))
+    _BUILT[key] = found  # the most recently used last
+    while len(_BUILT) > _KEPT:
+        del _BUILT[next(iter(_BUILT))]
+    return found[2], found[3]
+
+
 @dataclass
 class Recognizer:
-    """Recognizes commands for one world's grammar; the lexicon is built once."""
+    """Recognizes commands for one world's grammar; the lexicon and the index of word orders are built once
+    for each world, however many stories of it are told."""
 
     world: WorldState
     grammar: Sequence[CommandKind] = GRAMMAR
     words: Lexicon = field(init=False)
+    orders: WordOrders = field(init=False)
     names: Names = field(init=False)
     diagnosis: Diagnosis = field(init=False)
 
     def __post_init__(self) -> None:
-        self.words = lexicon_of(self.world.items, self.grammar)
+        self.words, self.orders = _built(self.world.items, self.grammar)
         self.names = Names(self.world, self.words)
         self.diagnosis = Diagnosis(self.grammar, self.words, self.names)
 
@@ -79,7 +101,7 @@ class Recognizer:
             return NotUnderstood("Say what you want to do.")
         if len(words) > MAX_WORDS:
             return NotUnderstood("That is too long a command for me; try saying it in fewer words.")
-        found = list(readings(self.grammar, command, tokens))
+        found = list(readings(self.orders, command, tokens))
         free = {i for _, spans in found for name, span in spans.items() if name in ("TEXT", "WORD") for i in span}
         unknown = [w for i, w in enumerate(words) if i not in free and not w.startswith('"') and not self._known(w)]
         if unknown:
