@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 
 from server.engine.actions.action import Action, Behave, Check, Configure, Modify, Reason, SenseAction
+from server.engine.copying import replace
 from server.engine.english.words import direction_name
 from server.engine.world.items import Door, Room, Sense
 from server.engine.world.perception import Perception

@@ -7,10 +7,10 @@ tried most literal words first, so "look at X" is read before "look X".
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 
 from server.engine.actions import verbs
 from server.engine.actions.action import Action, Configure, Modify, Reason
+from server.engine.copying import replace
 from server.engine.english.words import direction_name
 from server.engine.parser import substances
 from server.engine.parser.kinds import (

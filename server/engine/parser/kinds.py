@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Literal
 
 from server.engine.actions import verbs
 from server.engine.actions.action import Action, Reason
+from server.engine.copying import replace
 from server.engine.world.perception import Perception
 from server.engine.world.state import WorldState
 
