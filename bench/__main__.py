@@ -15,7 +15,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from bench import engine, persistence, play, server, telling
+from bench import dispatch, engine, persistence, play, server, telling
 from bench.measure import Benchmark, Result, Settings, duration
 
 MODULES = {
@@ -24,6 +24,7 @@ MODULES = {
     "server": server.BENCHMARKS,
     "persistence": persistence.BENCHMARKS,
     "engine": engine.BENCHMARKS,
+    "dispatch": dispatch.BENCHMARKS,
 }
 
 

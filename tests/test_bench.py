@@ -147,6 +147,7 @@ def test_names_pick_modules_or_single_benchmarks():
         "persistence.instances",
         "persistence.durable",
         "engine.turn",
+        "dispatch.rpc",
     ]
     assert list(cli.chosen(["telling"])) == ["telling.scaling", "telling.robbery"]
     assert list(cli.chosen(["robbery"])) == ["telling.robbery"]
@@ -221,3 +222,11 @@ def test_engine_benchmark_serves_each_world_and_compares_it_with_another_tree():
     now["against"] = engine.elsewhere(Path(__file__).resolve().parent.parent, 20)
     assert set(now["against"]) == set(now["worlds"])
     assert engine.report(now).count("before / now") == 2
+
+
+def test_dispatch_benchmark_costs_each_request():
+    from bench import dispatch
+
+    result = dispatch.dispatch(Settings(requests=5))
+    assert set(result) == set(dispatch.CALLS) and all(_positive(cost) for cost in result.values())
+    assert "µs" in dispatch.report(result)
