@@ -112,7 +112,7 @@ class Recognizer:
         best: Unresolved | None = None
         for reading, _ in found:
             try:
-                return self._finish(reading, actor, sight, memory, rng)
+                return self._finish(reading, actor, sight, memory, rng, near.present)
             except Unresolved as failure:
                 if best is None or failure.rank > best.rank:
                     best = failure
@@ -142,7 +142,7 @@ class Recognizer:
             return chosen
         choices = {**pending.chosen, (pending.slot, pending.phrase): chosen}
         try:
-            return self._finish(pending.reading, actor, sight, memory, rng, choices)
+            return self._finish(pending.reading, actor, sight, memory, rng, self.names.present(actor, sight), choices)
         except Unresolved as failure:
             return NotUnderstood(failure.message)
         except Ambiguous as question:
@@ -168,10 +168,12 @@ class Recognizer:
         sight: Perception,
         memory: Memory,
         rng: random.Random | None,
+        present: tuple[str, ...],
         chosen: Choices | None = None,
     ) -> Understood:
+        """The actions a reading makes, its names resolved among what is `present` (as `Names.present` says)."""
         kind, slots, names = reading.kind, reading.slots, self.names
-        context = Context(reading, actor, sight, memory, names.present(actor, sight), chosen or {})
+        context = Context(reading, actor, sight, memory, present, chosen or {})
         objects: tuple[str, ...] = ()
         second = None
         # "take all from the box", "put everything in the box": what "all" means depends on the box, so the
