@@ -18,8 +18,8 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from bench.play import random_commands, walkthrough_lines
-from server.catalog import load_spin, load_world, spin_names
+from bench.play import random_commands
+from server.catalog import load_spin, load_world, spin_names, walked_worlds, walkthrough
 from server.engine.errors import EngineError
 from server.engine.narrator import Telling
 from server.engine.player import Player
@@ -27,7 +27,6 @@ from server.engine.spin import Spin
 from server.engine.story import Story
 from server.engine.trees import listing
 
-WALKED = ("cloak", "cloak_plus", "artmaking", "lost_one", "bank")
 RANDOM_COMMANDS = 200
 """Random commands drawn from the grammar for each world: the parser's every path, its questions and refusals."""
 REFERENCES = ("it", "them", "him", "her", "all", "everything", "my {}", "all but the {}", "the {} and the {}", "{}s")
@@ -68,7 +67,7 @@ def _walk(world: str, spin: str) -> str:
         except EngineError as error:
             return f"{out[0]}! {error}\n"
     out.append(_told(player.opening()))
-    for line in walkthrough_lines(world):
+    for line in walkthrough(world):
         out.append(_line(player, line))
         # What every other actor would be told of the turn, as the server tells each perceiving player.
         for actor in story.simulation.concepts:
@@ -145,8 +144,10 @@ GOLDEN = {
 }
 
 
-@pytest.mark.parametrize("world", list(GOLDEN))
+@pytest.mark.parametrize("world", [*walked_worlds(), "robbery"])
 def test_every_world_is_told_exactly_as_before(world):
+    if world not in GOLDEN:
+        pytest.skip("a world newer than these digests: nothing to compare it with")
     assert digest(world) == GOLDEN[world]
 
 
