@@ -257,6 +257,9 @@ def _verb(token: Verb, agreement: Agreement, form: VerbForm, *, auxiliary: bool 
     if token.base:
         return base_form(token.lemma)
     plural = agreement.plural if token.number is None else token.number == 2
+    # A number flag says the verb agrees with words the template wrote ("only one [be/1/v] left"), which are
+    # in the third person whoever the last subject slot was.
+    person = agreement.person if token.number is None else 3
     flagged = replace(
         form,
         perfect=form.perfect or token.perfect,
@@ -268,7 +271,7 @@ def _verb(token: Verb, agreement: Agreement, form: VerbForm, *, auxiliary: bool 
         # "[have/v] arrived" is already perfect: the telling's perfect or progressive would stack another
         # auxiliary on it ("has had arrived", "is having been trampled"); only its tense is the telling's.
         flagged = replace(flagged, perfect=False, progressive=False)
-    return verb_phrase(token.lemma, agreement.person, plural, flagged)
+    return verb_phrase(token.lemma, person, plural, flagged)
 
 
 def _before_participle(token: Verb, following: str) -> bool:
