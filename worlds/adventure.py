@@ -142,10 +142,17 @@ def _room(name: str) -> Room:
         sight=sight,
         exits=ways,
         glow=1.0 if kind != "cave" or repository or name == "plover_room" else 0.0,
-        shared=("@sky", "@sun") if kind == "outside" else (),
+        shared=("@sky", "@sun") if kind == "outside" else CHASM_SHARED.get(name, ()),
         prevent=PREVENTIONS.get(_tag(name)),
     )
 
+
+CHASM_SHARED = {
+    "southwest_side_of_chasm": ("@rickety_bridge",),
+    "northeast_side_of_chasm": ("@rickety_bridge",),
+    "fissure_east": ("@fissure",),
+    "fissure_west": ("@fissure",),
+}
 
 NAMED_WAYS: tuple[str, ...] = tuple(
     sorted(
@@ -403,39 +410,34 @@ def puzzles(action: Action, world: WorldState) -> list[Action]:
     return []
 
 
+PLANT_LOOKS = {
+    0: "tiny, and droops as if it wants water",
+    1: "a twelve-foot beanstalk, still thirsty",
+    2: "a towering beanstalk that reaches up through the hole above",
+    "dead": "dead and withered",
+}
+
+
+def _grown(agent: str, stage: int | str, template: str) -> list[Action]:
+    grow = Modify(
+        verb="grow", agent=agent, direct="@plant", feature="stage", value=stage, template=template, salience=0.8
+    )
+    return [grow, _quiet(agent, "@plant", "looks", PLANT_LOOKS[stage])]
+
+
 def _water_plant(world: WorldState, agent: str, poured: str) -> list[Action]:
     stage = world.get("@plant", "stage")
     if poured == "@oil" or stage == "dead":
         if stage == "dead":
             return [_event(agent, "the dead plant [soak/v] it up and [do/v] nothing")]
-        return [
-            Modify(
-                verb="wither",
-                agent=agent,
-                direct="@plant",
-                feature="stage",
-                value="dead",
-                template="[direct/s] [shrivel/v] and [die/v]",
-                salience=0.8,
-            )
-        ]
+        return _grown(agent, "dead", "[direct/s] [shrivel/v] and [die/v]")
     if stage == 2:
         return [_event(agent, "the beanstalk [drink/v] the water and [stay/v] as tall as ever")]
     grown = (
         "[direct/s] [shoot/v] up into a beanstalk twelve feet tall",
         "[direct/s] [grow/v] on into a towering beanstalk, twenty-five feet tall, up through the hole above",
     )[stage]
-    return [
-        Modify(
-            verb="grow",
-            agent=agent,
-            direct="@plant",
-            feature="stage",
-            value=stage + 1,
-            template=grown,
-            salience=0.8,
-        )
-    ]
+    return _grown(agent, stage + 1, grown)
 
 
 def _safe_for_vase(action: Action, world: WorldState) -> bool:
@@ -594,8 +596,32 @@ def _way(name: str) -> CommandKind:
             )
         ]
 
-    patterns = (name, f"go {name}", f"walk {name}", f"run {name}", f"go to {name}", f"go to the {name}")
+    patterns: tuple[str, ...] = (
+        name,
+        f"go {name}",
+        f"walk {name}",
+        f"run {name}",
+        f"go to {name}",
+        f"go to the {name}",
+    )
+    if name in MAGIC_WORDS:
+        patterns += (f"say {name}", f"shout {name}")
     return CommandKind(f"way {name}", patterns, build)
+
+
+CROSSED = {"@fissure": ("over",), "@rickety_bridge": ("cross",)}
+"""What crossing something that is no door means: the way over it."""
+
+
+def _crossing(r: Request) -> list[Action]:
+    """ "cross the bridge", "go through the grate", "go over the fissure": the way here that leads through it."""
+    room = r.world.items.get(r.world.room_of(r.actor) or "")
+    exits = room.exits if isinstance(room, Room) else {}
+    ways = [way for way, to in exits.items() if to == r.obj] or [w for w in CROSSED.get(r.obj, ()) if w in exits]
+    if not ways:
+        refused = verbs.gesture("cross", r.actor, r.obj, "[agent/s] [cross/v] [direct/o]")
+        return [replace(refused, checks=(_refusing("[direct/s] [lead/not/v] anywhere from [here]"),))]
+    return [verbs.go_direction(r.actor, ways[0], r.world)]
 
 
 def _standard_kinds() -> tuple[CommandKind, ...]:
@@ -653,6 +679,11 @@ COMMANDS: tuple[CommandKind, ...] = (
     CommandKind("catch", ("catch OBJ", "cage OBJ", "capture OBJ"), _catching, scope="reachable"),
     CommandKind("unchain", ("unchain OBJ", "unleash OBJ"), _unchaining, scope="reachable"),
     like("free", _freeing),
+    CommandKind(
+        "cross",
+        ("cross OBJ", "go over OBJ", "go across OBJ", "go through OBJ", "walk across OBJ", "walk over OBJ"),
+        _crossing,
+    ),
     *(_way(name) for name in NAMED_WAYS),
 )
 
@@ -696,10 +727,13 @@ def _bottle_shut(action: Action, world: WorldState) -> bool:
     return world.get("@bottle", "open") is False and (action.direct == "@bottle")
 
 
-FIXED = ("@hook", "@button", "@plant", "@fissure", "@shards")
+FIXED = ("@hook", "@button", "@plant", "@fissure", "@shards", "@bridge", "@grate", "@rusty_door", "@rickety_bridge")
 
 REFUSALS: tuple[Refusal, ...] = (
     Refusal(verb="take", direct="@bird", reason="the little bird [flit/v] out of [agent's] reach"),
+    Refusal(verb="remove", direct="@bird", reason="the little bird [flit/v] out of [agent's] reach"),
+    Refusal(verb="close", direct="@bridge", reason="[direct/s] [be/v] a bridge, not a door"),
+    Refusal(verb="open", direct="@bridge", reason="[direct/s] [be/v] a bridge, not a door"),
     Refusal(
         verb="put",
         direct="@bird",
@@ -889,7 +923,24 @@ THINGS: tuple[Item, ...] = (
         referring="songbird",
         sight="[@bird/s] [be/v] a cheerful little songbird",
     ),
-    scenery("@fissure", "fissure", "@fissure_east", "the fissure [be/v] deep, and mist [rise/v] out of it"),
+    SharedThing(
+        tag="@fissure",
+        called="fissure",
+        article="the",
+        mention=False,
+        accessible=True,
+        referring="chasm crack",
+        sight="the fissure [be/v] deep, and mist [rise/v] out of it",
+    ),
+    SharedThing(
+        tag="@rickety_bridge",
+        called="rickety bridge",
+        article="the",
+        mention=False,
+        accessible=True,
+        referring="bridge chasm",
+        sight="[@rickety_bridge/s] [sway/v] over the chasm on fraying ropes",
+    ),
     Door(
         tag="@bridge",
         called="crystal bridge",
@@ -914,16 +965,17 @@ THINGS: tuple[Item, ...] = (
         called="plant",
         where="part_of @west_pit",
         referring="beanstalk bean stalk tiny",
-        features={"stage": 0},
-        sight="[@plant/s] [be/v] [@plant/stage/a]",
+        features={"stage": 0, "looks": PLANT_LOOKS[0]},
+        sight="[@plant/s] [be/v] [@plant/looks/a]",
     ),
     _treasure(
         "@diamonds",
-        "several diamonds",
+        "diamonds",
         "in @fissure_west",
         "[@diamonds/s] [sparkle/2/v]",
         plural=True,
-        referring="diamond",
+        article="some",
+        referring="diamond several",
     ),
     _treasure(
         "@bars",

@@ -4,13 +4,19 @@ and the lamp's twelve styles, each telling a turn as its row says."""
 
 from __future__ import annotations
 
-import pytest
+import random
 
-from bench.play import walkthrough_lines
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from bench.play import random_commands, walkthrough_lines
 from server.catalog import load_spin, load_world
+from server.engine.errors import EngineError
 from server.engine.player import Player
 from server.engine.snapshot import capture, resume
 from server.engine.story import Story, StoryEnded
+from tests.engine.test_parser_fuzz import FUZZ, LINES, _check_reply, _grammatical, _play
 from worlds._adventure_map import ROOMS
 from worlds._adventure_styles import STYLE_NAMES
 from worlds.adventure import MOST_POINTS, NAMED_WAYS, TREASURES
@@ -497,3 +503,36 @@ def test_nothing_a_player_tries_at_the_treasures_shows_template_syntax():
     _, replies = play([*WALK[:100], *lines])
     assert all("[" not in reply and "@" not in reply for reply in replies)
     assert len(TREASURES) == 15
+
+
+def test_curveship_plays_the_walkthrough_to_victory_from_the_command_line():
+    from tests.test_cli import ROOT, curveship
+
+    done = curveship("play", "adventure", "--auto", str(ROOT / "worlds" / "walks" / "adventure.txt"))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("Adventure in Style")
+    assert "won the game" in done.stdout
+
+
+# -- whatever a player types --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("start", [0, 60, 105, 160])
+def test_a_thousand_grammar_drawn_commands_find_no_traceback(start):
+    """Drawn from the grammar (the cave's own commands too) with the world's names, from four points of the
+    walkthrough; an ending or a refusal restarts the game, anything else raised is a defect."""
+    player, _ = play(WALK[:start])
+    lines = random_commands(player.story, 1000, random.Random(f"adventure:{start}"))
+    for line in lines:
+        try:
+            reply = player.command(line).text
+        except EngineError:
+            player.restart()
+            continue
+        _check_reply(line, reply)
+
+
+@FUZZ
+@given(lines=st.lists(st.one_of(LINES, _grammatical("adventure")), min_size=1, max_size=6))
+def test_adventure_survives_anything(lines):
+    _play("adventure", lines)
