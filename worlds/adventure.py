@@ -473,6 +473,7 @@ def _turning(r: Request) -> list[Action]:
     if said != str(setting):
         told += f"; it [spring/v] back to {setting}"
     told += f", and the lamp's little window [show/v] the word {STYLE_NAMES[setting].upper()}"
+    word = STYLE_NAMES[setting].upper()
     turn = Modify(
         verb="turn to",
         agent=r.actor,
@@ -481,6 +482,7 @@ def _turning(r: Request) -> list[Action]:
         value=setting,
         template=told,
         checks=(verbs.REACHES,),
+        entails=lambda action, world: [_quiet(r.actor, "@dial", "word", word)],
     )
     return [turn]
 
@@ -592,7 +594,7 @@ def _way(name: str) -> CommandKind:
         return [
             replace(
                 verbs.gesture("go", r.actor, None, f"[agent/s] [go/v] {name}"),
-                checks=(_refusing(f"[agent/s] [can/not/v] go {name} from [here]"),),
+                checks=(_refusing(_no_way(name)),),
             )
         ]
 
@@ -622,6 +624,26 @@ def _crossing(r: Request) -> list[Action]:
         refused = verbs.gesture("cross", r.actor, r.obj, "[agent/s] [cross/v] [direct/o]")
         return [replace(refused, checks=(_refusing("[direct/s] [lead/not/v] anywhere from [here]"),))]
     return [verbs.go_direction(r.actor, ways[0], r.world)]
+
+
+DOINGS = {"climb": "climb", "jump": "jump", "crawl": "crawl", "enter": "enter", "cross": "cross", "over": "cross",
+          "across": "cross"}  # fmt: skip
+"""Named ways that are things one does: where there is no such way, there is nothing here to do it to."""
+PLACES = frozenset({
+    "barren", "bed", "bedquilt", "building", "canyon", "cavern", "cobble", "crack", "debris", "depression",
+    "entrance", "floor", "forest", "fork", "giant", "gully", "hall", "hill", "hole", "house", "oriental", "pit",
+    "reservoir", "rock", "room", "shell", "slab", "slit", "stair", "stream", "tunnel", "valley", "view", "wall",
+})  # fmt: skip
+"""Named ways that are places nearby: where none leads there, the adventurer sees no way to it."""
+
+
+def _no_way(name: str) -> str:
+    if name in DOINGS:
+        return f"there [be/v] nothing to {DOINGS[name]} [here]"
+    if name in PLACES:
+        place = name if name == "bedquilt" else f"the {name}"
+        return f"[agent/s] [see/v] no way to {place} from [here]"
+    return f"[agent/s] [can/not/v] go {name} from [here]"
 
 
 def _standard_kinds() -> tuple[CommandKind, ...]:
@@ -861,8 +883,9 @@ THINGS: tuple[Item, ...] = (
         glow=1.0,
         features={"style_change": None},
         sight=(
-            "[@lamp/s] [be/v] brass, the kind miners carry, and [@lamp/on/a]; it [have/v] a dial numbered 1 to 12 "
-            "and three little switches marked HESITANT, SURPRISE and VALLEY GIRL"
+            "[@lamp/s] [be/v] brass, the kind miners carry, and [@lamp/on/a]; it [have/v] a dial numbered 1 to 12, "
+            "a little window that [show/1/v] the word [@dial/word/a], and three switches marked HESITANT, SURPRISE "
+            "and VALLEY GIRL"
         ),
     ),
     Thing(
@@ -871,7 +894,7 @@ THINGS: tuple[Item, ...] = (
         where=f"part_of {LAMP}",
         mention=False,
         referring="knob",
-        features={"setting": 2},
+        features={"setting": 2, "word": "MEMOIR"},
         sight="[@dial/s] [be/v] set to [@dial/setting/a]; beside each number [be/v] the name of a way of telling",
     ),
     *(

@@ -150,7 +150,9 @@ def test_every_named_way_is_a_command():
     ("line", "said"),
     [
         ("plover", "You say PLOVER aloud, and nothing happens."),
-        ("bedquilt", "You cannot go bedquilt from here."),
+        ("bedquilt", "You see no way to bedquilt from here."),
+        ("upstream", "You cannot go upstream from here."),
+        ("climb", "There is nothing to climb here."),
         ("ne", "You cannot go that way."),
     ],
 )
@@ -420,8 +422,13 @@ def test_retrograde_tells_a_turn_backwards_with_time_words_and_no_heading():
 
 
 def test_flashback_tells_the_middle_first():
-    _player, reply = styled(7, "out")
-    assert reply and "End of the road" in reply
+    _, reply = styled(7, "take all")
+    assert reply == "You take the food.\n\nEarlier, you took the keys.\n\nNow, you take the bottle."
+
+
+def test_retrograde_tells_many_things_done_last_first():
+    _, reply = styled(6, "take all", "drop all")
+    assert reply.startswith("You drop the lamp. Before that, you dropped the bottle. Just before that,")
 
 
 def test_double_entry_doubles_each_object():
@@ -489,6 +496,13 @@ def test_undo_and_restart_take_back_a_style_the_lamp_set():
     player.command("turn dial to 3")
     player.restart()
     assert player.spin.narrator is None and player.spin.narratee == "@adventurer"
+    for line in [*LIT, "turn dial to 3", "take keys"]:
+        player.command(line)
+    assert player.command("drop keys").text == "We drop the keys."
+    player.command("undo")
+    player.command("undo")
+    player.command("undo")  # the dial back at memoir, and the adventurer one again
+    assert player.command("take keys").text == "I took the keys."
 
 
 def test_the_styles_walkthrough_visits_every_style():
