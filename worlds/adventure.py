@@ -517,6 +517,23 @@ def clock(actor: str, world: WorldState, tick: int, rng: random.Random) -> Actio
     return _closing(world, tick)
 
 
+DWARF = "@dwarf"
+DWARF_HAUNTS = frozenset({"@east_end_of_long_hall", "@west_end_of_long_hall", "@crossover", "@dead_end_7"})
+"""Where the dwarf wanders when no one plays him: the long hall and the crossover beyond it."""
+
+
+def dwarf(actor: str, world: WorldState, tick: int, rng: random.Random) -> Action | None:
+    """Every third tick the dwarf shuffles off along a passage of the long hall, lantern swinging."""
+    room = world.items.get(world.room_of(actor) or "")
+    if tick % 3 or not isinstance(room, Room):
+        return None
+    ways = sorted((way, to) for way, to in room.exits.items() if to in DWARF_HAUNTS)
+    if not ways:
+        return None
+    way, to = rng.choice(ways)
+    return verbs.go(actor, to, direction=way, salience=0.4)
+
+
 def _lamp_holder(world: WorldState) -> str | None:
     for ancestor in world.ancestors(LAMP):
         if world.items[ancestor].kind == "actor":
@@ -833,6 +850,26 @@ THINGS: tuple[Item, ...] = (
         referring="me self",
     ),
     Actor(tag=CLOCK, called="cave", article="the", where=f"in {LIMBO}", features={"warned_at": None}),
+    Actor(
+        tag=DWARF,
+        called="bearded dwarf",
+        subsequent="dwarf",
+        gender="male",
+        where="in @west_end_of_long_hall",
+        referring="little man beard",
+        sight="[@dwarf/s] [be/v] short and broad, with a beard to his belt and a lantern in his fist",
+    ),
+    Thing(
+        tag="@lantern",
+        called="little oil lantern",
+        subsequent="lantern",
+        where=f"of {DWARF}",
+        referring="oil",
+        qualities=("light",),
+        on=True,
+        glow=0.8,
+        sight="[@lantern/s] [burn/v] with a small yellow flame",
+    ),
     _source("@stream_by_road", "small stream", "@end_of_road", "a small stream [run/v] clear and cold"),
     _source("@stream_in_valley", "tumbling stream", "@valley", "the stream [tumble/v] over the rocks"),
     _source("@spring", "small stream", "@slit", "the stream [slip/v] away into the rock"),
@@ -1192,6 +1229,11 @@ THINGS: tuple[Item, ...] = (
 
 ITEMS: tuple[Item, ...] = (*(_room(name) for name in ROOMS), *THINGS)
 
+OPENINGS = {
+    DWARF: "[agent/s] [have/v] lived in these passages longer than memory, and [know/v] every stone of the long hall",
+}
+"""The dwarf's own first moment, told only to whoever plays him (the adventurer's is the prologue)."""
+
 WORLD = WorldDefinition(
     name="adventure",
     title="Adventure in Style",
@@ -1205,11 +1247,16 @@ WORLD = WorldDefinition(
     player=ADVENTURER,
     spin={"narratee": ADVENTURER},
     prologue=(
-        "Welcome, adventurer. Somewhere beneath this forest lies a great cave, full of treasure; its entrance is "
-        "south, south, south from where you stand. Bring the treasures back to the building, and mind your lamp: "
-        "its dial changes more than the light."
+        "Welcome! Somewhere beneath this forest lies a great cave, full of treasure; from the end of the road, its "
+        "entrance is south, south, south. Bring the treasures back to the building, and mind the brass lamp: its "
+        "dial changes more than the light."
     ),
-    scripts={CLOCK: clock},
+    playable=(ADVENTURER, DWARF),
+    timeline=tuple(
+        (1, Behave(verb="begin", agent=actor, template=opening, witnessed="agent", salience=0.6))
+        for actor, opening in OPENINGS.items()
+    ),
+    scripts={CLOCK: clock, DWARF: dwarf},
     reactions=(creatures, puzzles, lamplight),
     refusals=REFUSALS,
     commands=COMMANDS,

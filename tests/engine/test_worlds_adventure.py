@@ -550,3 +550,36 @@ def test_a_thousand_grammar_drawn_commands_find_no_traceback(start):
 @given(lines=st.lists(st.one_of(LINES, _grammatical("adventure")), min_size=1, max_size=6))
 def test_adventure_survives_anything(lines):
     _play("adventure", lines)
+
+
+# -- the dwarf, and two players -------------------------------------------------------------------------------
+
+
+def test_the_dwarf_is_playable_and_opens_with_his_own_moment_by_his_own_lantern():
+    _, (opening, east) = play(["e"], actor="@dwarf")
+    assert "West end of long hall" in opening and "too dark" not in opening
+    assert opening.endswith(
+        "You have lived in these passages longer than memory, and know every stone of the long hall."
+    )
+    assert "East end of long hall" in east
+    _, (adventurer_opening,) = play()
+    assert "You have lived" not in adventurer_opening
+
+
+def test_the_adventurer_meets_the_dwarf_wandering_the_long_hall():
+    lines = [*before("get diamonds"), "get diamonds", "w", "w"]
+    player, replies = play([*lines, *["wait"] * 9])
+    assert where(player) == "@east_end_of_long_hall"
+    assert any("dwarf" in reply for reply in replies[len(lines) :])
+    assert player.story.simulation.concepts["@adventurer"].knows("@dwarf")
+
+
+def test_each_player_is_told_through_their_own_actor_and_the_lamp_styles_only_its_user():
+    story = Story(load_world("adventure"))
+    adventurer, dwarf = Player(story, named_spins=load_spin), Player(story, "@dwarf", named_spins=load_spin)
+    adventurer.opening(), dwarf.opening()
+    for line in [*LIT, "turn dial to 3", "take keys"]:
+        assert "dwarf" not in adventurer.command(line).text
+    assert adventurer.spin.narrator == "focalizer"
+    assert dwarf.spin.narrator is None and dwarf.spin.narratee == "@dwarf"
+    assert dwarf.command("look").text.startswith(dwarf.story.simulation.world.items[where(dwarf, "@dwarf") or ""].title)
