@@ -201,10 +201,11 @@ def chasm(action: Action, world: WorldState) -> Reason | None:
             "the troll [step/v] onto the bridge and [demand/v] a treasure before anyone [cross/v]",
             alone=True,
         )
-    if room == "@northeast_side_of_chasm" and not world.get("@troll", "scared"):
+    if not world.get("@troll", "scared") and not world.get("@troll", "paid"):
+        # Paid once, the troll lets one crossing by; after that it is back, on whichever side one stands.
         back = (
-            _move(action.agent, "@troll", "in @northeast_side_of_chasm", "", salience=0.0),
-            _event(action.agent, "the troll [climb/v] up from under the bridge and [bar/v] the way back", salience=0.8),
+            _move(action.agent, "@troll", f"in {room}", "", salience=0.0),
+            _event(action.agent, "the troll [climb/v] up from under the bridge and [bar/v] the way", salience=0.8),
         )
         flees = _scare_troll(world, action.agent, room)
         return Reason("troll", "", alone=True, instead=(*back, *flees))
@@ -295,7 +296,10 @@ def creatures(action: Action, world: WorldState) -> list[Action]:
         return [
             _move(agent, item, f"in {LIMBO}", "the troll [snatch/v] [direct/o] and [vanish/v] under the bridge"),
             _move(agent, "@troll", f"in {LIMBO}", "", salience=0.0),
+            _quiet(agent, "@troll", "paid", True),
         ]
+    if verb == "leave" and action.direction in CROSSINGS.get(room or "", ()) and world.get("@troll", "paid"):
+        return [_quiet(agent, "@troll", "paid", False)]  # the toll is spent on this crossing
     if verb in ("give", "feed") and action.indirect == "@bear" and item == "@food":
         return [
             _move(agent, "@food", f"in {LIMBO}", "the bear [gobble/v] the food and [calm/v] down at once"),
@@ -1178,7 +1182,7 @@ THINGS: tuple[Item, ...] = (
         subsequent="troll",
         where="in @southwest_side_of_chasm",
         gender="male",
-        features={"scared": False},
+        features={"scared": False, "paid": False},
         sight="[@troll/s] [be/v] big and warty, and [watch/v] the bridge",
     ),
     _treasure(

@@ -315,9 +315,24 @@ def test_the_troll_wants_treasure_and_comes_back_to_bar_the_return():
     assert "demanded a treasure" in replies[0]
     assert "wanted treasure, nothing less" in replies[1]
     assert "snatched" in replies[2]
-    assert replies[-1].startswith("The troll climbed up from under the bridge and barred the way back.")
+    assert replies[-1].startswith("The troll climbed up from under the bridge and barred the way.")
     assert where(player) == "@northeast_side_of_chasm"
     assert "demanded a treasure" in player.command("sw").text
+    player.command("get chain")  # (not there: the troll wants the real thing)
+    player.command("give eggs to troll")
+    assert "wanted treasure" in player.command("give lamp to troll").text
+    player.command("n")
+
+
+def test_paid_again_the_troll_lets_the_adventurer_back_and_bars_the_next_crossing():
+    lines = [*before("give eggs to troll"), "give eggs to troll", "ne", "ne", "e", "ne", "e", "get spices"]
+    player, replies = at(lines, "w", "s", "w", "w", "sw", "give spices to troll", "sw", "ne")
+    assert where(player) == "@southwest_side_of_chasm"
+    assert "barred the way" in replies[4]
+    assert "snatched" in replies[5]
+    assert "Southwest side of chasm" in replies[6]
+    assert "barred the way" in replies[7]
+    assert where(player, "@troll") == "@southwest_side_of_chasm"
 
 
 # -- the bear -------------------------------------------------------------------------------------------------
