@@ -455,12 +455,21 @@ def _safe_for_vase(action: Action, world: WorldState) -> bool:
 # -- the lamp ------------------------------------------------------------------------------------------------
 
 
+CONTROLS = frozenset({LAMP, "@dial", "@hesitant", "@surprise", "@valley_girl"})
+
+
 def lamplight(action: Action, world: WorldState) -> list[Action]:
-    """Lighting the lamp in the dark shows where one is."""
-    lit = isinstance(action, Modify) and action.feature == "on" and action.value is True
-    if not lit or action.direct != LAMP or not in_the_dark(world, action.agent):
+    """Whoever works the lamp's controls is the one whose telling they change; lighting it in the dark shows
+    where one is."""
+    if not isinstance(action, Modify) or action.direct not in CONTROLS or action.salience == 0.0:
         return []
-    return [verbs.look(action.agent, salience=0.4, arriving=True)]
+    found: list[Action] = []
+    if world.get(LAMP, "worked_by") != action.agent:
+        found.append(_quiet(action.agent, LAMP, "worked_by", action.agent))
+    lit = action.feature == "on" and action.value is True and action.direct == LAMP
+    if lit and in_the_dark(world, action.agent):
+        found.append(verbs.look(action.agent, salience=0.4, arriving=True))
+    return found
 
 
 def _turning(r: Request) -> list[Action]:
@@ -503,8 +512,7 @@ def clock(actor: str, world: WorldState, tick: int, rng: random.Random) -> Actio
     the telling changes from the next turn on), and keeps the closing of the cave."""
     change = style_change(world, tick)
     if change is not None:
-        holder = world.room_of(LAMP) and _lamp_holder(world)
-        agent = holder or ADVENTURER
+        agent = world.get(LAMP, "worked_by") or _lamp_holder(world) or ADVENTURER
         royal = controls_of(world)
         plural = bool(royal[0] and royal[1] == DIAL_WORDS["royal"])
         return Modify(
