@@ -5,27 +5,20 @@ from __future__ import annotations
 import random
 import statistics
 import time
-from importlib import resources
 
-import worlds
 from bench.measure import Benchmark, Result, Settings, distribution, duration, mebibytes, peak_bytes, table
-from server.catalog import load_world
+from server.catalog import load_world, walked_worlds, walkthrough
 from server.engine.errors import EngineError
 from server.engine.parser.words import DIRECTIONS
 from server.engine.player import Player
 from server.engine.story import Story
 
-WALKED = ("cloak", "cloak_plus", "artmaking", "lost_one", "bank", "adventure")
+WALKED = tuple(walked_worlds())
 COMPARED = ("adventure", "cloak")
 """The largest world beside the smallest: does a command late in a long game cost what an early one does?"""
 EDGE = 50
 """Commands at each end of a walkthrough compared (the 2011 Adventure in Style: 25 ms early, 190 ms late)."""
 SESSION_WORLDS = ("cloak_plus", "lost_one")
-
-
-def walkthrough_lines(name: str) -> list[str]:
-    text = (resources.files(worlds) / "walks" / f"{name}.txt").read_text(encoding="utf-8")
-    return [line for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")]
 
 
 def _play(player: Player, lines: list[str]) -> tuple[list[float], int]:
@@ -53,7 +46,7 @@ def _command(player: Player, line: str) -> bool:
 def walkthroughs(settings: Settings) -> Result:
     results = {}
     for name in WALKED:
-        lines = walkthrough_lines(name)
+        lines = walkthrough(name)
         story = Story(load_world(name))
         player = Player(story)
         peak, (timings, _) = peak_bytes(lambda player=player, lines=lines: _play(player, lines))
@@ -68,7 +61,7 @@ def late_and_early(settings: Settings) -> Result:
     compared at different moments of the machine. One more game, under tracemalloc, gives the peak memory."""
     results = {}
     for name in COMPARED:
-        lines = walkthrough_lines(name)
+        lines = walkthrough(name)
         best: list[float] = []
         ended = False
         for _ in range(max(1, settings.repeats)):

@@ -242,8 +242,8 @@ ROOMS: dict[str, tuple[str, str, str, dict[str, str]]] = {
         "cave",
         "bird chamber",
         (
-            "[this] [be/v] a splendid chamber thirty feet high, its walls streaked white where birds have "
-            "roosted; a tunnel [lead/1/v] west"
+            "[this] [be/v] a splendid chamber thirty feet high, its walls streaked white by roosting birds; a "
+            "tunnel [lead/1/v] west"
         ),
         {
             "entrance": "below_grate",
@@ -409,7 +409,7 @@ ROOMS: dict[str, tuple[str, str, str, dict[str, str]]] = {
     "jumble": (
         "cave",
         "jumble",
-        "great blocks of stone [lie/2/v] heaped [here] as if the roof had fallen",
+        "great blocks of stone [lie/2/v] heaped [here] fallen from the roof",
         {"d": "y2", "y2": "y2", "u": "hall_of_mists"},
     ),
     "window_on_pit": (
@@ -437,7 +437,7 @@ ROOMS: dict[str, tuple[str, str, str, dict[str, str]]] = {
     "brink_of_pit": (
         "cave",
         "brink of pit",
-        "the passage [end/1/v] at the brink of a thirty-foot pit, which one could climb down",
+        "the passage [end/1/v] at the brink of a thirty-foot pit, with a way down leading into it",
         {
             "w": "dirty_passage",
             "crawl": "dirty_passage",
@@ -744,7 +744,7 @@ ROOMS: dict[str, tuple[str, str, str, dict[str, str]]] = {
     "tight_spot": (
         "cave",
         "tight spot",
-        "the canyon [narrow/1/v] [here] until nobody could squeeze further",
+        "the canyon [narrow/1/v] [here] until it [be/1/v] too tight to squeeze any further",
         {"n": "wide_place"},
     ),
     "tall_canyon": (
@@ -966,7 +966,7 @@ ROOMS: dict[str, tuple[str, str, str, dict[str, str]]] = {
     "top_of_stalactite": (
         "cave",
         "top of stalactite",
-        "[this] [be/v] the top of a great stalactite, which one could climb down",
+        "[this] [be/v] the top of a great stalactite, rough enough to climb down",
         {"n": "secret_canyon_above_passage", "d": "maze_4"},
     ),
     "maze_16": (

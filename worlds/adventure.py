@@ -480,7 +480,7 @@ def _turning(r: Request) -> list[Action]:
     setting, said = read_setting(r.word or "")
     if setting is None:
         refused = verbs.gesture("turn", r.actor, "@dial", "[agent/s] [turn/v] [direct/o]", touching=True)
-        reason = "the dial [have/v] only the numbers 1 to 12 on it, each with the name of a style"
+        reason = "there [be/2/v] only the numbers 1 to 12 on the dial, each with the name of a style"
         return [replace(refused, checks=(*refused.checks, _refusing(reason)))]
     told = f"[agent/s] [turn/v] [@dial/o] to {said}"
     if said != str(setting):
@@ -793,7 +793,7 @@ REFUSALS: tuple[Refusal, ...] = (
     ),
     Refusal(verb="put", direct="@bird", when=_not_into_cage, reason="the little bird [flit/v] out of [agent's] reach"),
     Refusal(verb="take", direct="@snake", reason="[agent/s] [be/v] not about to pick up a huge snake"),
-    Refusal(verb="strike", direct="@snake", reason="the snake [hiss/v] and [strike/v] back faster than anyone could"),
+    Refusal(verb="strike", direct="@snake", reason="the snake [hiss/v] and [strike/v] back, far too fast for anyone"),
     Refusal(verb="take", direct="@dragon", reason="the dragon [be/v] far too heavy to move"),
     Refusal(verb="take", direct="@troll", reason="the troll [laugh/v] at the idea"),
     Refusal(verb="take", direct="@bear", reason="the bear [be/v] far too big to carry"),
@@ -932,7 +932,8 @@ THINGS: tuple[Item, ...] = (
         glow=1.0,
         features={"style_change": None},
         sight=(
-            "[@lamp/s] [be/v] brass, the kind miners carry, and [@lamp/on/a]; it [have/v] a dial numbered 1 to 12, "
+            "[@lamp/s] [be/v] brass, the kind miners [carry/2/v], and [@lamp/on/a]; it [have/v] a dial numbered "
+            "1 to 12, "
             "a little window that [show/1/v] the word [@dial/word/a], and three switches marked HESITANT, SURPRISE "
             "and VALLEY GIRL"
         ),
@@ -1242,7 +1243,8 @@ THINGS: tuple[Item, ...] = (
 ITEMS: tuple[Item, ...] = (*(_room(name) for name in ROOMS), *THINGS)
 
 OPENINGS = {
-    DWARF: "[agent/s] [have/v] lived in these passages longer than memory, and [know/v] every stone of the long hall",
+    DWARF: "[agent/s] [have/v] lived in the cave's passages longer than memory, and [know/v] every stone of the "
+    "long hall",
 }
 """The dwarf's own first moment, told only to whoever plays him (the adventurer's is the prologue)."""
 

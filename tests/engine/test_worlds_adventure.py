@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bench.play import random_commands, walkthrough_lines
-from server.catalog import load_spin, load_world
+from bench.play import random_commands
+from server.catalog import load_spin, load_world, walkthrough
 from server.engine.errors import EngineError
 from server.engine.player import Player
 from server.engine.snapshot import capture, resume
@@ -21,8 +21,8 @@ from worlds._adventure_map import ROOMS
 from worlds._adventure_styles import STYLE_NAMES
 from worlds.adventure import MOST_POINTS, NAMED_WAYS, TREASURES
 
-WALK = walkthrough_lines("adventure")
-STYLES_WALK = walkthrough_lines("adventure_styles")
+WALK = walkthrough("adventure")
+STYLES_WALK = walkthrough("adventure_styles")
 
 
 def play(lines: list[str] | tuple[str, ...] = (), actor: str | None = None) -> tuple[Player, list[str]]:
@@ -472,7 +472,7 @@ def test_the_lamp_shows_its_style_and_the_dial_refuses_what_is_not_on_it():
     assert "to 0; it springs back to 1" in replies[-5] and "TYPICAL" in replies[-5]
     assert replies[-4] == "The dial is already 1."
     assert "13; it springs back to 1" in replies[-2] and "IMPERSONAL" not in replies[-2]
-    assert replies[-1] == "The dial has only the numbers 1 to 12 on it, each with the name of a style."
+    assert replies[-1] == "There are only the numbers 1 to 12 on the dial, each with the name of a style."
 
 
 def test_the_switches_add_their_filters_and_take_them_away():
@@ -574,7 +574,7 @@ def test_the_dwarf_is_playable_and_opens_with_his_own_moment_by_his_own_lantern(
     _, (opening, east) = play(["e"], actor="@dwarf")
     assert "West end of long hall" in opening and "too dark" not in opening
     assert opening.endswith(
-        "You have lived in these passages longer than memory, and know every stone of the long hall."
+        "You have lived in the cave's passages longer than memory, and know every stone of the long hall."
     )
     assert "East end of long hall" in east
     _, (adventurer_opening,) = play()
