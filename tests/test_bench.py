@@ -140,6 +140,7 @@ def test_names_pick_modules_or_single_benchmarks():
         "telling.scaling",
         "telling.robbery",
         "play.walkthroughs",
+        "play.late",
         "play.session",
         "server.latency",
         "server.crowd",
@@ -181,6 +182,9 @@ def test_play_benchmarks_win_every_walkthrough_and_survive_a_random_session():
 
     walked = play.walkthroughs(Settings())
     assert all(result["ended"] for result in walked["worlds"].values())
+    late = play.late_and_early(Settings(repeats=1))
+    assert set(late["worlds"]) == {"adventure", "cloak"} and all(r["ended"] for r in late["worlds"].values())
+    assert "first / last 50" in play.report_late_and_early(late)
     session = play.session(Settings(commands=40))
     for result in session["worlds"].values():
         assert result["commands"] == 40 and result["turns"] > 0 and result["median_s"] > 0
