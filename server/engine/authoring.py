@@ -12,6 +12,7 @@ from server.engine.actions.action import Action, Behave, Configure, Modify, Reas
 from server.engine.actions.preconditions import Refusal
 from server.engine.actions.verbs import go
 from server.engine.english.words import direction_name
+from server.engine.parser import substances
 from server.engine.parser.grammar import GRAMMAR
 from server.engine.parser.kinds import Builder, CommandKind, Request, Scope
 from server.engine.world.definition import SpinChange, WorldDefinition
@@ -47,5 +48,6 @@ __all__ = [
     "WorldState",
     "direction_name",
     "go",
+    "substances",
     "verbs",
 ]

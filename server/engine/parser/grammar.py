@@ -13,9 +13,22 @@ from server.engine.actions.action import Action, Configure, Modify, Reason
 from server.engine.copying import replace
 from server.engine.english.words import direction_name
 from server.engine.parser import substances
-from server.engine.parser.kinds import Builder, CommandKind, Request, refusal
+from server.engine.parser.kinds import (
+    ABBREVIATIONS,
+    SLOTS,
+    Builder,
+    CommandKind,
+    Request,
+    Scope,
+    refusal,
+    verb_of,
+)
 from server.engine.world.items import Room, Sense
 from server.engine.world.state import WorldState
+
+__all__ = ["ABBREVIATIONS", "GRAMMAR", "SLOTS", "Builder", "CommandKind", "Request", "Scope", "verb_of"]
+"""What a world's own commands are made of is defined in `kinds` (and offered by `authoring`); it is named here
+too, for world files that import it from the grammar."""
 
 
 def _each(make: Callable[[str, str], Action]) -> Builder:
