@@ -18,15 +18,30 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
-from server.engine.actions import verbs
-from server.engine.actions.action import Action, Behave, Configure, Modify, Reason
-from server.engine.actions.preconditions import Refusal
-from server.engine.parser.grammar import CommandKind, Request
-from server.engine.parser.words import DIRECTIONS
-from server.engine.world.definition import WorldDefinition
-from server.engine.world.items import Actor, Door, Item, Room, SharedThing, Substance, Thing
-from server.engine.world.perception import VISIBLE_AT, Perception
-from server.engine.world.state import WorldState
+from server.engine.authoring import (
+    DIRECTIONS,
+    VISIBLE_AT,
+    Action,
+    Actor,
+    Behave,
+    CommandKind,
+    Configure,
+    Door,
+    Item,
+    Modify,
+    Perception,
+    Reason,
+    Refusal,
+    Request,
+    Room,
+    SharedThing,
+    Substance,
+    Thing,
+    WorldDefinition,
+    WorldState,
+    substances,
+    verbs,
+)
 from worlds._adventure_map import BLOCKED, ROOMS
 from worlds._adventure_styles import (
     DIAL_WORDS,
@@ -352,7 +367,7 @@ def _poured(action: Action, world: WorldState) -> str | None:
     """The substance an action pours out, if it is a pouring."""
     if action.verb != "pour" or action.direct is None:
         return None
-    return verbs.substance_in(world, action.direct)
+    return substances.substance_in(world, action.direct)
 
 
 def puzzles(action: Action, world: WorldState) -> list[Action]:
@@ -685,8 +700,8 @@ def _pouring(substance: str) -> CommandKind:
     """ "water the plant", "oil the door": pour what the bottle holds over it."""
 
     def build(r: Request) -> list[Action]:
-        held = [t for t in r.world.descendants(r.actor) if verbs.is_vessel(r.world, t)]
-        holding = [t for t in held if verbs.substance_in(r.world, t) == substance]
+        held = [t for t in r.world.descendants(r.actor) if substances.is_vessel(r.world, t)]
+        holding = [t for t in held if substances.substance_in(r.world, t) == substance]
         if not holding:
             name = r.world.items[substance].called
             return [
@@ -695,7 +710,7 @@ def _pouring(substance: str) -> CommandKind:
                     checks=(_refusing(f"[agent/s] [have/v] no {name} to pour"),),
                 )
             ]
-        return [verbs.pour(r.actor, holding[0], r.obj, r.world)]
+        return [substances.pour(r.actor, holding[0], r.obj, r.world)]
 
     word = substance.lstrip("@")
     return CommandKind(word, (f"{word} OBJ", f"{word} the OBJ"), build, scope="reachable")
