@@ -1,0 +1,78 @@
+"""Playing in the browser: the lobby, Cloak of Darkness to its win by typing, the history, and a reload that
+brings the same session back with its story."""
+
+from __future__ import annotations
+
+from playwright.sync_api import Page, expect
+
+from tests.web.conftest import Server, shoot
+from tests.web.story import command, start, transcript
+
+
+def test_the_lobby_lists_every_world_with_its_summary_and_the_stories_under_way(page: Page, server: Server) -> None:
+    page.goto(server.url + "/")
+    worlds = page.get_by_role("region", name="Worlds")
+    expect(worlds.get_by_role("heading", name="Cloak of Darkness", exact=True)).to_be_visible()
+    expect(worlds).to_contain_text("hang up your cloak, then read the message in the bar")
+    expect(worlds.get_by_role("button", name="Read The Simulated Bank Robbery")).to_be_visible()
+    parts = worlds.get_by_label("Play The Bank Robbery as").locator("option")
+    expect(parts).to_have_text(["twitchy man", "bank teller", "burly guard"])
+    shoot(page, "lobby")
+
+    instance = start(page, server, "Cloak of Darkness", name="Ann")
+    page.get_by_role("link", name="Lobby").click()
+    running = page.get_by_role("region", name="Stories under way")
+    expect(running.get_by_role("link", name="Continue Cloak of Darkness")).to_be_visible()
+    expect(running).to_contain_text(f"{instance}, turn 0; playing: Ann (operagoer)")
+
+
+def test_cloak_is_played_to_the_win_by_typing(page: Page, server: Server) -> None:
+    start(page, server, "Cloak of Darkness")
+    log = transcript(page)
+    expect(log.get_by_role("heading", name="Foyer of the Opera House")).to_be_visible()
+    expect(page.get_by_role("textbox", name="Command")).to_be_focused()
+
+    expect(command(page, "w").get_by_role("heading", name="Cloakroom")).to_be_visible()
+    expect(command(page, "hang cloak on hook")).to_contain_text("hook")
+    command(page, "e")
+    shoot(page, "play")
+    command(page, "s")
+    expect(command(page, "read message")).to_contain_text("YOU HAVE WON")
+    expect(log.locator(".ended")).to_have_text("The story has ended.")
+    expect(page.get_by_text("turn 5")).to_be_visible()
+
+
+def test_up_and_down_bring_back_earlier_commands_even_after_a_reload(page: Page, server: Server) -> None:
+    start(page, server, "Cloak of Darkness")
+    command(page, "look")
+    command(page, "inventory")
+    page.reload()
+    box = page.get_by_role("textbox", name="Command")
+    box.press("ArrowUp")
+    expect(box).to_have_value("inventory")
+    box.press("ArrowUp")
+    expect(box).to_have_value("look")
+    box.press("ArrowDown")
+    expect(box).to_have_value("inventory")
+    box.press("ArrowDown")
+    expect(box).to_have_value("")
+
+
+def test_a_reload_in_the_middle_resumes_the_session_with_its_transcript(page: Page, server: Server) -> None:
+    instance = start(page, server, "Cloak of Darkness")
+    command(page, "w")
+    command(page, "hang cloak on hook")
+    page.reload()
+
+    log = transcript(page)
+    expect(log).to_contain_text("The story so far:")
+    expect(log.get_by_role("heading", name="Cloakroom")).to_be_visible()
+    expect(log).to_contain_text("hook")
+    expect(page.get_by_text("turn 2")).to_be_visible()
+    expect(command(page, "e")).to_contain_text("Foyer")
+
+    # Opening the address again later, in a new tab, is the same session too: its turn goes on.
+    again = page.context.new_page()
+    again.goto(f"{server.url}/?instance={instance}")
+    expect(again.get_by_text("turn 3")).to_be_visible()
+    expect(transcript(again)).to_contain_text("You leave the cloakroom")
