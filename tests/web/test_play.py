@@ -33,7 +33,7 @@ def test_cloak_is_played_to_the_win_by_typing(page: Page, server: Server) -> Non
     expect(page.get_by_role("textbox", name="Command")).to_be_focused()
 
     expect(command(page, "w").get_by_role("heading", name="Cloakroom")).to_be_visible()
-    expect(command(page, "hang cloak on hook")).to_contain_text("hook")
+    expect(command(page, "hang cloak on hook")).to_contain_text("You put your velvet cloak on the hook")
     command(page, "e")
     shoot(page, "play")
     command(page, "s")
@@ -67,7 +67,7 @@ def test_a_reload_in_the_middle_resumes_the_session_with_its_transcript(page: Pa
     log = transcript(page)
     expect(log).to_contain_text("The story so far:")
     expect(log.get_by_role("heading", name="Cloakroom")).to_be_visible()
-    expect(log).to_contain_text("hook")
+    expect(log).to_contain_text("You put your velvet cloak on the hook")
     expect(page.get_by_text("turn 2")).to_be_visible()
     expect(command(page, "e")).to_contain_text("Foyer")
 

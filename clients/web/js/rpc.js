@@ -6,8 +6,8 @@
 //    with an RpcError carrying the server's code and its sentence for people.
 // 3. `join` and `resume` keep the session's token, so a socket opened again can be bound to it again.
 //
-// When the socket drops, calls still waiting for answers are rejected with ConnectionLost (they may or may
-// not have taken effect); the socket is reopened with a doubling back-off, the session resumed by its token
+// When the socket drops, calls sent and still waiting for answers are rejected with ConnectionLost (they may
+// or may not have taken effect), while calls not yet sent stay queued; the socket is reopened with a doubling back-off, the session resumed by its token
 // before anything else is sent, and then the calls queued meanwhile go out. Status events say each step.
 
 export class RpcError extends Error {
@@ -110,10 +110,16 @@ export class Connection extends EventTarget {
 
   send(message) {
     if (this.socket && this.socket.readyState === WebSocket.OPEN && this.ready) {
-      this.socket.send(JSON.stringify(message));
+      this.transmit(this.socket, message);
     } else {
       this.queue.push(message);
     }
+  }
+
+  transmit(socket, message) {
+    const call = this.pending.get(message.id);
+    if (call) call.sent = true;
+    socket.send(JSON.stringify(message));
   }
 
   connect() {
@@ -133,7 +139,9 @@ export class Connection extends EventTarget {
     if (again && this.token) {
       // The session is bound to the new socket before anything queued goes out, so those calls act for it.
       const id = this.nextId++;
-      const answer = new Promise((resolve, reject) => this.pending.set(id, { method: "resume", resolve, reject }));
+      const answer = new Promise((resolve, reject) =>
+        this.pending.set(id, { method: "resume", resolve, reject, sent: true }),
+      );
       socket.send(JSON.stringify({ jsonrpc: "2.0", id, method: "resume", params: { token: this.token } }));
       let status = "resumed";
       try {
@@ -155,13 +163,15 @@ export class Connection extends EventTarget {
     this.ready = true;
     const waiting = this.queue;
     this.queue = [];
-    for (const message of waiting) socket.send(JSON.stringify(message));
+    for (const message of waiting) this.transmit(socket, message);
   }
 
   dropped(socket) {
     if (socket !== this.socket) return;
     this.ready = false;
+    // Calls that went out on the lost socket may or may not have been done; those still queued never left.
     for (const [id, call] of this.pending) {
+      if (!call.sent) continue;
       call.reject(new ConnectionLost(call.method));
       this.pending.delete(id);
     }
@@ -192,7 +202,7 @@ export class Connection extends EventTarget {
     let id = message.id;
     if (id === null || id === undefined) {
       // The server could not read a message: its answers come in order, so it is the oldest unanswered.
-      id = this.pending.keys().next().value;
+      id = [...this.pending].find(([, call]) => call.sent)?.[0];
     }
     const call = this.pending.get(id);
     if (!call) return;
