@@ -355,7 +355,18 @@ class Play {
 
   close() {
     for (const [name, handler] of this.listeners) conn.removeEventListener(name, handler);
+    window.removeEventListener("hashchange", this.followed);
   }
+
+  /** A spin link was followed on this page (only the fragment changed): try that spin in the explorer. */
+  followed = async () => {
+    const wanted = location.hash.slice(1);
+    if (!wanted) return;
+    const panel = this.panels.explorer;
+    if (!panel.view) return this.toggle("explorer", true); // a new explorer reads the address itself
+    await this.toggle("explorer", true);
+    await panel.view.choose(panel.view.readAddress(wanted));
+  };
 
   /** Draw the story: `joined` is join's answer (the opening), or null to re-tell the story so far (a resume). */
   async start(joined) {
@@ -390,6 +401,7 @@ class Play {
     this.on("presence", (event) => this.presence(event.detail));
     this.on("ended", (event) => event.detail.instance === this.instance && this.storyEnded());
     this.on("status", (event) => this.linkChanged(event.detail.status));
+    window.addEventListener("hashchange", this.followed);
     const spin = location.hash.slice(1);
     if (spin || !this.interactive) await this.toggle("explorer", true);
     if (this.input) this.input.focus();
