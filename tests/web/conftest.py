@@ -3,6 +3,7 @@ a fresh context (its own storage) per test, and real `curveship serve` processes
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import os
 import shutil
@@ -41,14 +42,35 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.skip(reason=why))
 
 
+class _Driving:
+    """Playwright's sync API runs its event loop in this thread and leaves it marked as running between calls;
+    an asyncio test run later in the same process (the server's, under pytest-asyncio) could then not start
+    its own. So the mark is lifted between browser tests and put back only while one runs."""
+
+    loop: asyncio.AbstractEventLoop | None = None
+
+    @classmethod
+    @contextlib.contextmanager
+    def driving(cls) -> Iterator[None]:
+        asyncio.events._set_running_loop(cls.loop)
+        try:
+            yield
+        finally:
+            asyncio.events._set_running_loop(None)
+
+
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Browser]:
     """One Chromium for every test of the session (a worker's, under xdist): starting one costs a second."""
     assert CHROMIUM is not None, "Chromium is not installed: apt-get install -y chromium"
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield launched
+    playwright = sync_playwright().start()
+    launched = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+    _Driving.loop = asyncio.events._get_running_loop()
+    asyncio.events._set_running_loop(None)
+    yield launched
+    with _Driving.driving():
         launched.close()
+        playwright.stop()
 
 
 class Server:
@@ -77,7 +99,11 @@ class Server:
             cwd=self.data.parent,
         )
         assert self.process.stdout is not None
-        self.printed = [self.process.stdout.readline().rstrip("\n")]
+        self.printed = []
+        while not self.printed or not self.printed[-1].startswith("Ctrl-C"):
+            line = self.process.stdout.readline()
+            assert line, f"serve ended: {self.printed}"
+            self.printed.append(line.rstrip("\n"))
         _wait_for_health(self.url)
 
     def kill(self) -> None:
@@ -136,10 +162,11 @@ def own_server(tmp_path: Path) -> Iterator[Server]:
 @pytest.fixture
 def context(browser: Browser) -> Iterator[BrowserContext]:
     """A fresh browser profile: its own storage, so nothing a previous test kept is found."""
-    made = browser.new_context(viewport={"width": 1100, "height": 900})
-    made.set_default_timeout(WAIT)
-    yield made
-    made.close()
+    with _Driving.driving():
+        made = browser.new_context(viewport={"width": 1100, "height": 900})
+        made.set_default_timeout(WAIT)
+        yield made
+        made.close()
 
 
 @pytest.fixture
@@ -151,10 +178,13 @@ def page(context: BrowserContext) -> Iterator[Page]:
     assert not errors, f"the page's script failed: {errors}"
 
 
-def shoot(page: Page, name: str) -> None:
-    """A picture of the page as it is, light and dark, for people to look at (tests/web/screenshots/)."""
+def shoot(page: Page, name: str, region: str | None = None) -> None:
+    """A picture of the page as it is, light and dark, for people to look at (tests/web/screenshots/); and of
+    one `region` of it alone, when named."""
     SHOTS.mkdir(exist_ok=True)
     for scheme in ("light", "dark"):
         page.emulate_media(color_scheme=scheme)
         page.screenshot(path=SHOTS / f"{name}-{scheme}.png", full_page=True)
+        if region is not None:
+            page.get_by_role("region", name=region).screenshot(path=SHOTS / f"{name}-alone-{scheme}.png")
     page.emulate_media(color_scheme="light")

@@ -41,7 +41,7 @@ def test_time_after_and_a_narrator_retell_the_story_in_the_past_beside_the_prese
     expect(before.locator("del", has_text=re.compile(r"^You leave$"))).to_have_count(1)
     expect(after.locator("ins", has_text="velvet")).to_have_count(0), "what is the same is not marked"
     expect(page).to_have_url(re.compile(r"#narrator=%40operagoer&time=after$"))
-    shoot(page, "spin-explorer")
+    shoot(page, "spin-explorer", region="Spin explorer")
 
     # Kept, it is the session's spin: the next command is told in the past, by the operagoer.
     panel.get_by_role("button", name="Keep this spin").click()

@@ -10,6 +10,7 @@ from tests.web.story import command, start, transcript
 
 
 def test_the_lobby_lists_every_world_with_its_summary_and_the_stories_under_way(page: Page, server: Server) -> None:
+    assert f"to play in a browser, open {server.url}/" in server.printed
     page.goto(server.url + "/")
     worlds = page.get_by_role("region", name="Worlds")
     expect(worlds.get_by_role("heading", name="Cloak of Darkness", exact=True)).to_be_visible()
