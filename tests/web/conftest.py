@@ -174,8 +174,11 @@ def page(context: BrowserContext) -> Iterator[Page]:
     opened = context.new_page()
     errors: list[Any] = []
     opened.on("pageerror", lambda error: errors.append(error))
+    refused: list[str] = []
+    opened.on("console", lambda message: "Content Security Policy" in message.text and refused.append(message.text))
     yield opened
     assert not errors, f"the page's script failed: {errors}"
+    assert not refused, f"the page broke its own content-security policy: {refused}"
 
 
 def shoot(page: Page, name: str, region: str | None = None) -> None:

@@ -3,7 +3,7 @@ brings the same session back with its story."""
 
 from __future__ import annotations
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import BrowserContext, Page, expect
 
 from tests.web.conftest import Server, shoot
 from tests.web.story import command, start, transcript
@@ -77,3 +77,12 @@ def test_a_reload_in_the_middle_resumes_the_session_with_its_transcript(page: Pa
     again.goto(f"{server.url}/?instance={instance}")
     expect(again.get_by_text("turn 3")).to_be_visible()
     expect(transcript(again)).to_contain_text("You leave the cloakroom")
+
+
+def test_the_browser_refuses_anything_from_another_origin(context: BrowserContext, server: Server) -> None:
+    page = context.new_page()  # not the `page` fixture, which fails a test whose page breaks the policy
+    page.goto(server.url + "/")
+    expect(page.get_by_role("heading", name="Worlds")).to_be_visible()
+    with page.expect_console_message(lambda message: "Content Security Policy" in message.text) as refused:
+        page.evaluate("document.body.insertAdjacentHTML('beforeend', '<img src=\"http://192.0.2.1/x.png\">')")
+    assert "img-src" in refused.value.text

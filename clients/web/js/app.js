@@ -424,7 +424,7 @@ class Play {
     const invite = `${location.origin}/?instance=${encodeURIComponent(this.instance)}`;
     const tools = h(
       "div",
-      { class: "tools", role: "toolbar", "aria-label": "Tools" },
+      { class: "tools", role: "group", "aria-label": "Tools" },
       this.toolButton("explorer", "Spin explorer"),
       this.toolButton("concepts", "Concepts"),
       this.author ? this.toolButton("author", "Author") : null,
