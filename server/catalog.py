@@ -4,21 +4,19 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
-import pkgutil
 import sys
+from collections.abc import Sequence
 from importlib import resources
 from pathlib import Path
 
 import spins as spin_package
 import worlds as world_package
+from protocol.spin import Spin, spin_argument
 from server.engine.errors import SpinError, UnknownName, WorldError
-from server.engine.spin import Spin, SpinFile, apply, parse_spin_file, parse_value
+from server.engine.spin import SpinFile, parse_spin_file, spun
 from server.engine.world.definition import WorldDefinition, world_file_error
-
-
-def world_names() -> list[str]:
-    """The worlds that ship in worlds/."""
-    return sorted(m.name for m in pkgutil.iter_modules(world_package.__path__) if not m.name.startswith("_"))
+from spins import names as spin_names
+from worlds import names as world_names
 
 
 def load_world(name_or_path: str) -> WorldDefinition:
@@ -74,15 +72,6 @@ def _module_from_path(path: Path) -> object:
     return module
 
 
-def spin_names() -> list[str]:
-    """The named spins that ship in spins/."""
-    return sorted(
-        entry.name.removesuffix(".toml")
-        for entry in resources.files(spin_package).iterdir()
-        if entry.name.endswith(".toml")
-    )
-
-
 def load_spin(name_or_path: str) -> SpinFile:
     """A spin by name ("prophecy") or by path to a TOML spin file."""
     if name_or_path.endswith(".toml") or "/" in name_or_path:
@@ -105,14 +94,7 @@ def read_spin_file(path: Path) -> SpinFile:
     return parse_spin_file(text, path.stem, str(path))
 
 
-def spun(base: Spin, names: list[str], settings: list[str]) -> Spin:
-    """`base` with named spins applied in order, then `key=value` settings."""
-    spin = base
-    for name in names:
-        found = load_spin(name)
-        spin = apply(spin, dict(found.overrides), source=f"spin {found.name}")
-    overrides = {}
-    for setting in settings:
-        key, _, value = setting.partition("=")
-        overrides[key.strip()] = parse_value(key.strip(), value)
-    return apply(spin, overrides, source="settings") if overrides else spin
+def spin_from_words(base: Spin, words: Sequence[str]) -> Spin:
+    """`base` with spin words applied as typed at a command line (`hesitant surprise time=after`): the
+    contract's one reading, the named spins found here."""
+    return spun(base, spin_argument(words), load_spin)

@@ -9,9 +9,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from protocol.spin import Spin, apply
 from server.engine.errors import EngineError, SpinError, TemplateError, WorldError
 from server.engine.narrator.templates import FeatureWord, Ref, parse
-from server.engine.spin import Spin, apply
 from server.engine.world.items import ROOT, SENSES, TAG, Actor, Item, Room
 from server.engine.world.state import WorldState
 
