@@ -29,6 +29,7 @@ def test_the_tellers_tree_marks_the_fake_money_she_alone_knows_of(page: Page, se
 
     teller = panel.get_by_role("tree", name="What the bank teller knows")
     robber = panel.get_by_role("tree", name="What the twitchy man knows")
+    expect(robber).to_be_visible()  # the pickers' last choice is drawn
     money = teller.get_by_role("treeitem", name="fake money")
     expect(money).to_contain_text("only the bank teller knows")
     expect(money).to_contain_text("thing")  # each node says its kind

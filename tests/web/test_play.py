@@ -3,6 +3,8 @@ brings the same session back with its story."""
 
 from __future__ import annotations
 
+import re
+
 from playwright.sync_api import BrowserContext, Page, expect
 
 from tests.web.conftest import Server, shoot
@@ -86,3 +88,17 @@ def test_the_browser_refuses_anything_from_another_origin(context: BrowserContex
     with page.expect_console_message(lambda message: "Content Security Policy" in message.text) as refused:
         page.evaluate("document.body.insertAdjacentHTML('beforeend', '<img src=\"http://192.0.2.1/x.png\">')")
     assert "img-src" in refused.value.text
+
+
+def test_tab_completes_from_the_words_the_story_knows_and_what_would_succeed_now(page: Page, server: Server) -> None:
+    start(page, server, "Cloak of Darkness")
+    command(page, "w")
+    box = page.get_by_role("textbox", name="Command")
+    box.press_sequentially("hang cl")
+    expect(page.locator("#completions")).to_contain_text("Tab completes: cloak")
+    box.press("Tab")
+    expect(box).to_have_value(re.compile(r"^hang cloak"))
+    expect(box).to_be_focused()
+    box.fill("")
+    box.press("Tab")  # nothing being typed: Tab moves on, as everywhere
+    expect(box).not_to_be_focused()

@@ -7,6 +7,7 @@
 import { Connection, ConnectionLost, NO_SESSION, socketUrl } from "./rpc.js";
 import { h, fill, sentence, uid } from "./dom.js";
 import { History } from "./history.js";
+import { completions, sharedStart } from "./complete.js";
 import { SpinExplorer } from "./spin.js";
 import { treeView, tagsOf } from "./tree.js";
 import { Transcript, download } from "./transcript.js";
@@ -404,6 +405,7 @@ class Play {
     window.addEventListener("hashchange", this.followed);
     const spin = location.hash.slice(1);
     if (spin || !this.interactive) await this.toggle("explorer", true);
+    await this.learn();
     if (this.input) this.input.focus();
   }
 
@@ -538,12 +540,19 @@ class Play {
         event.preventDefault();
       }
     });
+    this.hint = h("p", { class: "hint completions", id: "completions" });
+    input.setAttribute("aria-describedby", "completions");
+    input.addEventListener("input", () => this.suggest());
+    input.addEventListener("keydown", (event) => {
+      if (event.key === "Tab" && !event.shiftKey && this.complete()) event.preventDefault();
+    });
     const form = h(
       "form",
       { class: "command-line" },
       h("label", { for: "command" }, "Command"),
       input,
       h("button", { type: "submit" }, "Send"),
+      this.hint,
     );
     form.addEventListener("submit", (event) => {
       event.preventDefault();
@@ -554,6 +563,43 @@ class Play {
       this.command(text);
     });
     return form;
+  }
+
+  /** The words the story knows, and the commands that would succeed now: asked again after each turn. */
+  async learn() {
+    if (!this.interactive) return;
+    const [vocabulary, actions] = await Promise.all([
+      conn.call("vocabulary").catch(() => null),
+      conn.call("actions").catch(() => ({ commands: [] })),
+    ]);
+    this.vocabulary = vocabulary;
+    this.actions = actions.commands;
+    this.suggest();
+  }
+
+  /** What Tab would complete the word being typed to, shown under the command line. */
+  suggest() {
+    const value = this.input.value;
+    const word = value.match(/\S*$/)[0];
+    const found = word ? completions(value, this.vocabulary, this.actions || []) : [];
+    this.hint.textContent = found.length ? `Tab completes: ${found.slice(0, 8).join(" · ")}${found.length > 8 ? " …" : ""}` : "";
+    return found;
+  }
+
+  /** Tab: complete the word being typed as far as every fit agrees (and a space after a sole fit). */
+  complete() {
+    const value = this.input.value;
+    if (this.input.selectionStart !== value.length) return false;
+    const word = value.match(/\S*$/)[0];
+    const found = word ? completions(value, this.vocabulary, this.actions || []) : [];
+    if (!found.length) return false;
+    const start = sharedStart(found);
+    const ending = found.length === 1 ? `${found[0]} ` : start;
+    // Nothing more agreed: Tab moves on as it always does (the hint shows the fits), so it never traps anyone.
+    if (ending.length <= word.length) return false;
+    this.input.value = value.slice(0, value.length - word.length) + ending;
+    this.suggest();
+    return true;
   }
 
   async command(text) {
@@ -583,6 +629,7 @@ class Play {
       return; // the next turn asks again
     }
     this.showWhere();
+    this.learn().catch(() => {});
     for (const panel of Object.values(this.panels)) if (panel.open && panel.view) panel.view.refresh().catch(() => {});
   }
 
@@ -691,8 +738,10 @@ class ConceptView {
   }
 
   async refresh() {
+    const asked = (this.asked = (this.asked || 0) + 1);
     const tags = [this.left.select.value, this.right ? this.right.select.value : ""].filter(Boolean);
     const concepts = await Promise.all(tags.map((actor) => conn.call("concept", { actor })));
+    if (asked !== this.asked) return; // the pickers changed meanwhile: a newer answer is coming
     const trees = concepts.map((one) => tagsOf(one.tree));
     const name = (tag) => this.play.actors.get(tag) || tag;
     fill(
