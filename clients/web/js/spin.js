@@ -289,7 +289,9 @@ export class SpinExplorer {
   control(field) {
     const id = uid(`spin-${field.name}`);
     const hintId = uid("hint");
-    const firstSentence = (field.description.match(/^[^.]*\.?/) || [""])[0];
+    // The description's first sentence: one ending in . ! or ? (and a closing quote) before a space, so "0.5"
+    // and a quoted example's full stop do not cut it short.
+    const firstSentence = (field.description.match(/^[\s\S]*?[.!?]["”’]?(?=\s|$)/) || [field.description])[0];
     const hint = h("p", { class: "hint", id: hintId, title: field.description }, firstSentence);
     const changed = () => this.controlChanged(field);
     let element;
