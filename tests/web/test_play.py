@@ -102,3 +102,25 @@ def test_tab_completes_from_the_words_the_story_knows_and_what_would_succeed_now
     box.fill("")
     box.press("Tab")  # nothing being typed: Tab moves on, as everywhere
     expect(box).not_to_be_focused()
+
+
+def test_leaving_ends_the_session_and_a_token_the_server_does_not_know_is_said_in_its_words(
+    page: Page, server: Server
+) -> None:
+    instance = start(page, server, "Cloak of Darkness")
+    page.get_by_role("button", name="Leave").click()
+    running = page.get_by_role("region", name="Stories under way")
+    expect(running.locator(f'[data-instance="{instance}"]')).to_have_text("Join Cloak of Darkness")
+
+    # A kept token the server no longer knows (expired, or from another server): the join form, and why.
+    page.evaluate(
+        """instance => localStorage.setItem("curveship.sessions",
+             JSON.stringify({[instance]: {token: "x".repeat(32), actor: "@operagoer"}}))""",
+        instance,
+    )
+    page.goto(f"{server.url}/?instance={instance}")
+    expect(page.get_by_role("heading", level=1)).to_have_text("Join Cloak of Darkness")
+    expect(page.get_by_role("alert")).to_contain_text("token")
+    expect(page.get_by_role("alert")).not_to_contain_text("-32002")
+    page.get_by_role("button", name="Join").click()
+    expect(transcript(page).get_by_role("heading", name="Foyer of the Opera House")).to_be_visible()
