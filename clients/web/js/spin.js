@@ -232,7 +232,7 @@ export class SpinExplorer {
             type: "button",
             class: "named",
             title: one.summary,
-            "aria-describedby": null,
+            "aria-description": one.summary, // the summary read out with the name, not only on hover
             onclick: () => this.applyNamed(one),
           },
           one.name.replace(/_/g, " "),
