@@ -18,16 +18,30 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
-from server.engine.actions import verbs
-from server.engine.actions.action import Action, Behave, Configure, Modify, Reason
-from server.engine.actions.preconditions import Refusal
-from server.engine.parser import substances
-from server.engine.parser.grammar import CommandKind, Request
-from server.engine.parser.words import DIRECTIONS
-from server.engine.world.definition import WorldDefinition
-from server.engine.world.items import Actor, Door, Item, Room, SharedThing, Substance, Thing
-from server.engine.world.perception import VISIBLE_AT, Perception
-from server.engine.world.state import WorldState
+from server.engine.authoring import (
+    DIRECTIONS,
+    VISIBLE_AT,
+    Action,
+    Actor,
+    Behave,
+    CommandKind,
+    Configure,
+    Door,
+    Item,
+    Modify,
+    Perception,
+    Reason,
+    Refusal,
+    Request,
+    Room,
+    SharedThing,
+    Substance,
+    Thing,
+    WorldDefinition,
+    WorldState,
+    substances,
+    verbs,
+)
 from worlds._adventure_map import BLOCKED, ROOMS
 from worlds._adventure_styles import (
     DIAL_WORDS,

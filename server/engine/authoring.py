@@ -15,12 +15,14 @@ from server.engine.english.words import direction_name
 from server.engine.parser import substances
 from server.engine.parser.grammar import GRAMMAR
 from server.engine.parser.kinds import Builder, CommandKind, Request, Scope
+from server.engine.parser.words import DIRECTIONS
 from server.engine.world.definition import SpinChange, WorldDefinition
 from server.engine.world.items import Actor, Article, Door, Item, Room, SharedThing, Substance, Thing
 from server.engine.world.perception import VISIBLE_AT, Perception
 from server.engine.world.state import WorldState
 
 __all__ = [
+    "DIRECTIONS",
     "GRAMMAR",
     "VISIBLE_AT",
     "Action",
