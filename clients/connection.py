@@ -7,8 +7,8 @@ A call, in order:
 3. Its answer, matched by id, settles the future: the result decoded into the contract's struct, or a
    CallError with the protocol's code. An error without an id (the server could not read the message)
    settles every call of the oldest message still unanswered, since a socket's messages are answered in order.
-4. `join` keeps the session's token, for HTTP's bearer and for resuming; `resume` keeps the one it was
-   given; `leave` forgets it.
+4. `join` (and `fork`, which plays on in a copy) keeps the session's token, for HTTP's bearer and for
+   resuming; `resume` keeps the one it was given; `leave` forgets it.
 
 When a WebSocket drops: calls still waiting for answers fail with ConnectionLost (they may or may not have
 taken effect); the socket is opened again with backoff and the session resumed; then the calls made
@@ -287,7 +287,7 @@ class Connection:
             result = msgspec.convert(raw, spec.result)
         except msgspec.ValidationError as error:
             return CallError(Code.INTERNAL_ERROR, f"the answer to {pending.method} breaks the contract: {error}")
-        if isinstance(result, m.JoinResult):
+        if isinstance(result, m.JoinResult | m.ForkResult):
             self.token = result.token
         elif pending.method == "resume":
             self.token = pending.params["token"]

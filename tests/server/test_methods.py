@@ -48,8 +48,9 @@ def assert_reply(reply: dict[str, Any]) -> None:
     assert reply["text"] == "\n\n".join(block["text"] for block in reply["blocks"])
 
 
-EXTENSIONS = {"state": {"room_name"}}
-"""Optional result fields beyond PROTOCOL.md, for clients that want them (the room as the story heads it)."""
+EXTENSIONS = {"state": {"room_name", "score", "max_score", "moves"}}
+"""Optional result fields beyond PROTOCOL.md, for clients that want them (the room as the story heads it; the
+score, the most there is, and the actor's moves)."""
 
 
 def listing_of(node: dict[str, Any], depth: int = 0) -> list[str]:
@@ -366,6 +367,9 @@ async def test_state_hash_changes_iff_the_world_does(client: Client) -> None:
         "inventory": ["@cloak"],
         "ended": False,
         "hash": state["hash"],
+        "score": 0,
+        "max_score": 2,
+        "moves": 0,
     }
     for unchanged in ("look", "take cloak", "xyzzy", "inventory"):
         await client.ok("command", text=unchanged)
@@ -378,6 +382,8 @@ async def test_state_hash_changes_iff_the_world_does(client: Client) -> None:
     await client.ok("command", text="hang cloak on hook")
     hung = await client.ok("state")
     assert hung["hash"] != moved["hash"] and hung["inventory"] == []
+    # The look and the taking tried count as moves; the word it did not know and the directive do not.
+    assert (moved["moves"], hung["moves"], hung["score"]) == (4, 5, 1)
     await client.ok("undo")
     assert (await client.ok("state"))["hash"] == moved["hash"]
 
