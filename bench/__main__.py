@@ -15,7 +15,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from bench import persistence, play, server, telling
+from bench import bots, persistence, play, server, telling
 from bench.measure import Benchmark, Result, Settings, duration
 
 MODULES = {
@@ -23,6 +23,7 @@ MODULES = {
     "play": play.BENCHMARKS,
     "server": server.BENCHMARKS,
     "persistence": persistence.BENCHMARKS,
+    "bots": bots.BENCHMARKS,
 }
 
 

@@ -146,6 +146,9 @@ def test_names_pick_modules_or_single_benchmarks():
         "persistence.restart",
         "persistence.instances",
         "persistence.durable",
+        "bots.load",
+        "bots.env",
+        "bots.fork",
     ]
     assert list(cli.chosen(["telling"])) == ["telling.scaling", "telling.robbery"]
     assert list(cli.chosen(["robbery"])) == ["telling.robbery"]
@@ -204,3 +207,19 @@ def test_persistence_benchmarks_restart_what_they_built_and_compare_durable_writ
         assert durable[mode]["one"]["commands"] == 10 and durable[mode]["several"]["commands"] > 0
     assert _positive(durable["one_ratio"]["per_second"]) and durable["store_bytes"] > 0
     assert "durable / memory" in persistence.report_durable(durable)
+
+
+def test_bots_benchmarks_load_step_and_fork():
+    from bench import bots
+
+    tiny = Settings(players=2, seconds=0.6, commands=40)
+    loaded = bots.load(tiny)
+    assert [run["players"] for run in loaded["runs"]] == [1, 2, 8]
+    assert all(run["commands"] > 0 and run["server"]["rss_bytes"] > 0 for run in loaded["runs"])
+    assert "8 players / 2 instances" in bots.report_load(loaded)
+    stepped = bots.environment(tiny)
+    assert stepped["steps"] == 20 and _positive(stepped["over_socket"]["steps_per_second"])
+    forked = bots.fork(tiny)
+    assert [r["turns"] for r in forked["turns"]] == [1, 2, 20] and all(
+        _positive(r["median_s"]) for r in forked["turns"]
+    )
