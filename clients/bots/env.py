@@ -15,6 +15,7 @@ One episode, in order:
 from __future__ import annotations
 
 import contextlib
+import importlib.resources
 import string
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, fields
@@ -214,6 +215,11 @@ class CurveshipEnv(gymnasium.Env[str, str]):
             self._kept.clear()
             self.bot.close()
 
+    def walkthrough(self) -> list[str]:
+        """The winning commands of the world being played (`worlds/walks/`), for an expert policy or a test: the
+        bank's is the robbery as it went in 2011, which ends badly for the robber."""
+        return walkthrough(self.world)
+
     # -- going back without replaying ----------------------------------------------------------------------
 
     def get_state(self) -> EnvState:
@@ -298,3 +304,10 @@ class CurveshipEnv(gymnasium.Env[str, str]):
         if wanted.concept:
             found["concept"] = next(answers).tree
         return found
+
+
+def walkthrough(world: str) -> list[str]:
+    """A shipped world's walkthrough, its commands in order (comments and blank lines left out); FileNotFoundError
+    for a world that has none."""
+    text = (importlib.resources.files("worlds") / "walks" / f"{world}.txt").read_text(encoding="utf-8")
+    return [line.strip() for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")]

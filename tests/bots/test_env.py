@@ -106,3 +106,22 @@ def test_set_state_goes_back_to_a_state_as_often_as_wanted(env: CurveshipEnv) ->
     assert terminated and info["won"]
     env.set_state(saved)  # back from the ending, too
     assert env.step("e")[4]["score"] == 0
+
+
+@pytest.mark.parametrize("world", ["cloak", "cloak_plus", "artmaking", "lost_one", "bank"])
+def test_every_walkthrough_plays_to_its_ending_through_the_environment(world: str) -> None:
+    env = CurveshipEnv(world)
+    try:
+        env.reset(seed=0)
+        total = 0.0
+        for command in env.walkthrough():
+            _, reward, terminated, _, info = env.step(command)
+            total += reward
+        assert terminated, world
+        assert total == info["score"]
+        if world == "bank":  # the robbery as it went: the robber, his gun brandished, is shot dead
+            assert (info["lost"], info["score"], info["max_score"]) == (True, 1, 3)
+        else:
+            assert info["won"] and info["score"] == info["max_score"] > 0, world
+    finally:
+        env.close()
