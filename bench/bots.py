@@ -70,13 +70,39 @@ def report_load(result: Result) -> str:
     return table(header, rows)
 
 
+VECTOR = 8
+"""Environments in the vector benchmarked (gymnasium.make_vec, one server for all)."""
+
+
 def environment(settings: Settings) -> Result:
-    """Steps a second of one CurveshipEnv on Cloak, its server in this process and in a process of its own."""
+    """Steps a second on Cloak: of one CurveshipEnv, its server in this process and in a process of its own;
+    and of a vector of eight (Gymnasium's sync vector) on that server, each of its steps counted eight times."""
     steps = max(20, settings.commands // 4)
     found = {"in_process": _stepped(CurveshipEnv("cloak"), steps)}
     with server() as (base, _pid):
         found["over_socket"] = _stepped(CurveshipEnv("cloak", url=base), steps)
+        found[f"vector_of_{VECTOR}_over_socket"] = _vector_stepped(base, max(1, steps // VECTOR))
     return {"steps": steps, **found}
+
+
+def _vector_stepped(base: str, steps: int) -> Result:
+    import gymnasium
+
+    import clients.bots  # noqa: F401 (registers the ids)
+
+    rng = random.Random("vector")
+    vector = gymnasium.make_vec("curveship/cloak", num_envs=VECTOR, vectorization_mode="sync", url=base)
+    try:
+        vector.reset(seed=0)
+        timings = []
+        for _ in range(steps):
+            start = time.perf_counter()
+            vector.step([rng.choice(STEPS) for _ in range(VECTOR)])  # an ended one is reset by the vector itself
+            timings.append(time.perf_counter() - start)
+    finally:
+        vector.close()
+    done = VECTOR * len(timings)
+    return {"steps": done, "steps_per_second": done / sum(timings), "median_s": statistics.median(timings)}
 
 
 def _stepped(env: CurveshipEnv, steps: int) -> Result:
@@ -93,16 +119,16 @@ def _stepped(env: CurveshipEnv, steps: int) -> Result:
     finally:
         env.close()
     total = sum(timings)
-    return {"steps_per_second": len(timings) / total, "median_s": statistics.median(timings)}
+    return {"steps": len(timings), "steps_per_second": len(timings) / total, "median_s": statistics.median(timings)}
 
 
 def report_environment(result: Result) -> str:
     rows = [
-        [where.replace("_", " "), str(result["steps"]), f"{r['steps_per_second']:.0f}", duration(r["median_s"])]
+        [where.replace("_", " "), str(r["steps"]), f"{r['steps_per_second']:.0f}", duration(r["median_s"])]
         for where, r in result.items()
         if isinstance(r, dict)
     ]
-    return table(["server", "steps", "steps/s", "median step"], rows)
+    return table(["environment, server", "steps", "steps/s", "median step"], rows)
 
 
 def fork(settings: Settings) -> Result:

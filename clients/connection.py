@@ -182,6 +182,18 @@ class Connection:
             yield note
         self._notes.put_nowait(None)  # for any later reader
 
+    def arrived(self) -> list[m.Result]:
+        """The notifications that have arrived and not been read yet, taken at once without waiting (for a reader
+        that polls, such as a bot between turns, instead of iterating `notifications`)."""
+        found: list[m.Result] = []
+        while not self._notes.empty():
+            note = self._notes.get_nowait()
+            if note is None:  # closed: leave the end for any iterator to see
+                self._notes.put_nowait(None)
+                break
+            found.append(note)
+        return found
+
     async def _send(self, calls: Sequence[Call], *, batch: bool, waits: bool = True) -> list[Any]:
         loop = asyncio.get_running_loop()
         deadline = loop.time() + self.outage

@@ -219,6 +219,7 @@ def test_bots_benchmarks_load_step_and_fork():
     assert "8 players / 2 instances" in bots.report_load(loaded)
     stepped = bots.environment(tiny)
     assert stepped["steps"] == 20 and _positive(stepped["over_socket"]["steps_per_second"])
+    assert stepped["vector_of_8_over_socket"]["steps"] == 16
     forked = bots.fork(tiny)
     assert [r["turns"] for r in forked["turns"]] == [1, 2, 20] and all(
         _positive(r["median_s"]) for r in forked["turns"]

@@ -247,6 +247,11 @@ class AsyncBot:
         """Narration of what others did that the actor perceived, presence, and endings, as they come."""
         return self.connection.notifications()
 
+    def arrived(self) -> list[m.Result]:
+        """The notifications that have come and not been read, at once. After any call's answer, every
+        notification the server sent before it is among them (one socket keeps its messages in order)."""
+        return self.connection.arrived()
+
 
 class Bot:
     """The same bot, for code that is not async: every call runs on an event loop in a thread of its own, and
@@ -296,6 +301,10 @@ class Bot:
         self._loop.call_soon_threadsafe(self._loop.stop)
         self._thread.join(timeout=self.timeout)
         self._loop.close()
+
+    def run(self, work: Awaitable[T]) -> T:
+        """Run `work` on the bot's loop and wait for it: for async code (other AsyncBots) beside this bot's."""
+        return self._run(work)
 
     def _run(self, work: Awaitable[T]) -> T:
         async def run() -> T:
