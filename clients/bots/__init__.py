@@ -9,9 +9,9 @@ from __future__ import annotations
 import importlib.util
 import pkgutil
 
-from clients.bots.client import AsyncBot, Bot, CallError, ConnectionLost, NotSent
+from clients.bots.client import AsyncBot, Bot, CallError, ConnectionLost, NotSent, Status
 
-__all__ = ["AsyncBot", "Bot", "CallError", "ConnectionLost", "NotSent", "register", "shipped_worlds"]
+__all__ = ["AsyncBot", "Bot", "CallError", "ConnectionLost", "NotSent", "Status", "register", "shipped_worlds"]
 
 NOT_INTERACTIVE = frozenset({"robbery"})
 """Worlds that ship but are told, not played: no environment for them."""

@@ -18,7 +18,8 @@ A run, in order:
    memory of the server where they can be read (this process's, when the server runs in it; `--server-pid`).
 
 `python -m clients.bots.load --url ws://127.0.0.1:8765 --players 50 --instances 10 --world lost_one
---mode closed --seconds 10`. Every loop is bounded by `--seconds`: the run stops by itself.
+--mode closed --seconds 10` (or `curveship load --server …`). Every loop is bounded by `--seconds`: the run
+stops by itself.
 """
 
 from __future__ import annotations
@@ -330,9 +331,9 @@ def _report(
     return report
 
 
-def parse(argv: Sequence[str] | None = None) -> Options:
-    parser = argparse.ArgumentParser(prog="python -m clients.bots.load", description=__doc__.splitlines()[0])
-    parser.add_argument("--url", help="the server (http://, ws://); default: one started in this process")
+def parse(argv: Sequence[str] | None = None, prog: str = "python -m clients.bots.load") -> Options:
+    parser = argparse.ArgumentParser(prog=prog, description=__doc__.splitlines()[0])
+    parser.add_argument("--url", "--server", help="the server (http://, ws://); default: one started in this process")
     parser.add_argument("--players", type=int, default=Options.players)
     parser.add_argument("--instances", type=int, default=Options.instances)
     parser.add_argument("--world", default=Options.world)
@@ -362,8 +363,9 @@ def parse(argv: Sequence[str] | None = None) -> Options:
     )
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    options = parse(argv)
+def main(argv: Sequence[str] | None = None, prog: str = "python -m clients.bots.load") -> int:
+    """`python -m clients.bots.load`, and `curveship load`: run, then print the report."""
+    options = parse(argv, prog)
     report = asyncio.run(run(options))
     print(json.dumps(report, indent=2))
     return 0

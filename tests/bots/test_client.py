@@ -8,7 +8,7 @@ import threading
 
 import pytest
 
-from clients.bots import AsyncBot, Bot, CallError
+from clients.bots import AsyncBot, Bot, CallError, Status
 from protocol import messages as m
 from protocol.errors import Code
 from tests.bots.conftest import WAIT, Running
@@ -106,3 +106,23 @@ def test_the_sync_bot_runs_its_own_server_and_hears_by_callback() -> None:
             assert mime.state().room == "@foyer"
         assert any(isinstance(note, m.Narration) and "wave" in note.text for note in heard)
         assert [w.name for w in goer.worlds() if w.name == "cloak"] == ["cloak"]
+
+
+@pytest.mark.asyncio
+async def test_a_bot_rides_out_a_dropped_connection_and_says_when_its_session_is_gone(running: Running) -> None:
+    heard: list[Status] = []
+    async with AsyncBot(running.url, on_status=heard.append) as bot:
+        await bot.play("cloak", seed=1)
+        await bot.command("w")
+        await running.drop()
+        await running.listen()  # the same server, back: the bot reconnects and resumes by itself
+        assert (await bot.command("hang cloak on hook")).turn == 2
+        assert Status.RESUMED in heard
+        await running.drop()
+        await running.replace()  # a new server that never knew the session
+        async with asyncio.timeout(WAIT):
+            while Status.SESSION_LOST not in heard:
+                await asyncio.sleep(0.01)
+        with pytest.raises(CallError) as lost:
+            await bot.state()
+        assert lost.value.code == Code.NO_SESSION

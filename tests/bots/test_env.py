@@ -125,3 +125,14 @@ def test_every_walkthrough_plays_to_its_ending_through_the_environment(world: st
             assert info["won"] and info["score"] == info["max_score"] > 0, world
     finally:
         env.close()
+
+
+def test_an_unknown_world_or_actor_is_named_in_the_error(env: CurveshipEnv) -> None:
+    with pytest.raises(CallError) as world:
+        env.reset(options={"world": "atlantis"})
+    assert world.value.code == Code.UNKNOWN and "atlantis" in world.value.message
+    with pytest.raises(CallError) as actor:
+        env.reset(options={"actor": "@nobody"})
+    assert actor.value.code == Code.UNKNOWN and "@nobody" in actor.value.message
+    observation, _ = env.reset(seed=1)  # and the environment still plays
+    assert observation.startswith("Cloak of Darkness")

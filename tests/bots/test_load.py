@@ -63,3 +63,13 @@ def test_urls_and_percentiles() -> None:
     assert base_url("http://127.0.0.1:1") == "http://127.0.0.1:1"
     samples = [float(n) for n in range(1, 101)]
     assert (percentile(samples, 0.5), percentile(samples, 0.99), percentile([], 0.5)) == (50.0, 99.0, 0.0)
+
+
+def test_curveship_load_is_the_same_command(capsys: pytest.CaptureFixture[str]) -> None:
+    from clients.cli.main import main
+
+    with pytest.raises(SystemExit) as shown:
+        main(["load", "--help"])
+    assert shown.value.code == 0
+    usage = capsys.readouterr().out
+    assert usage.startswith("usage: curveship load") and "--server" in usage and "--mode {closed,paced}" in usage
