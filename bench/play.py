@@ -4,23 +4,16 @@ from __future__ import annotations
 
 import random
 import time
-from importlib import resources
 
-import worlds
 from bench.measure import Benchmark, Result, Settings, distribution, duration, mebibytes, peak_bytes, table
-from server.catalog import load_world
+from server.catalog import load_world, walked_worlds, walkthrough
 from server.engine.errors import EngineError
 from server.engine.parser.words import DIRECTIONS
 from server.engine.player import Player
 from server.engine.story import Story
 
-WALKED = ("cloak", "cloak_plus", "artmaking", "lost_one", "bank")
+WALKED = tuple(walked_worlds())
 SESSION_WORLDS = ("cloak_plus", "lost_one")
-
-
-def walkthrough_lines(name: str) -> list[str]:
-    text = (resources.files(worlds) / "walks" / f"{name}.txt").read_text(encoding="utf-8")
-    return [line for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")]
 
 
 def _play(player: Player, lines: list[str]) -> tuple[list[float], int]:
@@ -48,7 +41,7 @@ def _command(player: Player, line: str) -> bool:
 def walkthroughs(settings: Settings) -> Result:
     results = {}
     for name in WALKED:
-        lines = walkthrough_lines(name)
+        lines = walkthrough(name)
         story = Story(load_world(name))
         player = Player(story)
         peak, (timings, _) = peak_bytes(lambda player=player, lines=lines: _play(player, lines))

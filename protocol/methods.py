@@ -101,7 +101,7 @@ METHODS: tuple[Method, ...] = (
         "spin",
         m.SpinParams,
         m.SpinResult,
-        "The session's spin, after applying `set`.",
+        "The session's whole spin, after applying `set` (named spins and settings, as narrate takes them).",
         session=True,
         errors=(Code.UNKNOWN, Code.FORBIDDEN),
     ),
@@ -141,7 +141,20 @@ METHODS: tuple[Method, ...] = (
         # -32006 also when the server holds as many instances as it may
     ),
     Method("actions", m.NoParams, m.ActionsResult, "Commands that would succeed now for the actor.", session=True),
-    Method("state", m.NoParams, m.StateResult, "The instance, actor, room, things and state hash.", session=True),
+    Method(
+        "state",
+        m.NoParams,
+        m.StateResult,
+        "The instance, actor, room, things and state hash; what this session may read and tell through.",
+        session=True,
+    ),
+    Method(
+        "vocabulary",
+        m.NoParams,
+        m.VocabularyResult,
+        "The words every story understands and the names the actor knows, for completion.",
+        session=True,
+    ),
     Method(
         "realize",
         m.RealizeParams,

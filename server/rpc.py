@@ -189,6 +189,7 @@ def methods() -> dict[str, Callable[..., Awaitable[Result]]]:
         "fork": _fork,
         "actions": lambda c, sp: c.host.actions(sp[0]),
         "state": lambda c, sp: c.host.state(sp[0]),
+        "vocabulary": lambda c, sp: c.host.vocabulary(sp[0]),
         "realize": lambda c, sp: c.host.realize(sp[0], sp[1]),
     }
     wrapped = {name: _method(name, run) for name, run in table.items()}

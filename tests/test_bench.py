@@ -12,8 +12,8 @@ import pytest
 from bench import __main__ as cli
 from bench import measure, telling
 from bench.measure import Settings
+from protocol.spin import apply
 from server.engine.narrator import Draft
-from server.engine.spin import apply
 
 TINY = measure.Settings(sizes=(40, 80), tellings=5, repeats=1)
 

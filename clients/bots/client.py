@@ -20,6 +20,7 @@ from typing import Any, Literal, TypeVar
 
 from clients.connection import Call, CallError, Connection, ConnectionLost, NotSent, Status
 from protocol import messages as m
+from protocol.spin import Spin
 
 __all__ = ["AsyncBot", "Bot", "Call", "CallError", "ConnectionLost", "NotSent", "Status"]
 
@@ -76,7 +77,7 @@ class AsyncBot:
         """Reach the server, starting one in this process first when no URL was given."""
         if self.url is None:
             # The server's code is loaded only when it runs here: a bot of a remote server never imports it.
-            from clients.cli.hosting import hosted, in_process_config
+            from server.tools.hosting import hosted, in_process_config
 
             self.author_token = self.author_token or secrets.token_urlsafe(24)
             self.url = await self._stack.enter_async_context(
@@ -185,7 +186,7 @@ class AsyncBot:
         reply: m.Reply = await self.connection.call("narrate", spin=spin, window=window)
         return reply
 
-    async def spin(self, **settings: Any) -> dict[str, Any]:
+    async def spin(self, **settings: Any) -> Spin:
         """The session's spin, after setting `settings` (none: just read it)."""
         result: m.SpinResult = await self.connection.call("spin", set=settings or None)
         return result.spin
@@ -384,7 +385,7 @@ class Bot:
     def narrate(self, spin: m.SpinArgument | None = None, window: m.Window | None = None) -> m.Reply:
         return self._run(self.bot.narrate(spin, window))
 
-    def spin(self, **settings: Any) -> dict[str, Any]:
+    def spin(self, **settings: Any) -> Spin:
         return self._run(self.bot.spin(**settings))
 
     def concept(self, actor: str | None = None) -> m.ConceptResult:

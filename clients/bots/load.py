@@ -173,7 +173,7 @@ async def run(options: Options) -> dict[str, Any]:
         url, owner = options.url, options.author_token
         pid = options.server_pid
         if url is None:
-            from clients.cli.hosting import hosted, in_process_config  # the server runs here only when asked
+            from server.tools.hosting import hosted, in_process_config  # the server runs here only when asked
 
             owner = owner or secrets.token_urlsafe(24)
             url = await stack.enter_async_context(hosted(in_process_config(owner), "127.0.0.1", 0))

@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from server.engine import spin as spins
+from protocol.spin import SPIN_FIELDS, describe
 from server.engine.errors import EngineError
 
 if TYPE_CHECKING:
@@ -141,11 +141,11 @@ def standard() -> Directives:
         """spin — show the spin; `spin time after`, `spin narrator @guard`, `spin prophecy` change it;
         `spin window 3` makes recount retell the last 3 turns (each turn's reply is that turn alone)."""
         words = (match.group(1) or "").split()
-        if len(words) == 1 and words[0].lower() in spins.SPIN_FIELDS:
+        if len(words) == 1 and words[0].lower() in SPIN_FIELDS:
             return player.spin_setting(words[0].lower())
         if words:
             player.change_spin(words)
-        return spins.describe(player.spin)
+        return describe(player.spin)
 
     @registry.add("recount", r"(?i:recount)")
     def recount(player: Player, match: re.Match[str]) -> Telling:

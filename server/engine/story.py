@@ -18,6 +18,7 @@ from typing import Any, Literal
 
 import msgspec
 
+from protocol.spin import Spin
 from server.engine.actions import verbs
 from server.engine.actions.action import Event
 from server.engine.english import join_list
@@ -27,7 +28,6 @@ from server.engine.parser.grammar import GRAMMAR
 from server.engine.parser.recognize import Clarify, Memory, NotUnderstood, Recognizer
 from server.engine.parser.suggest import possible_commands
 from server.engine.simulate import Simulation
-from server.engine.spin import Spin
 from server.engine.trees import Node, concept_tree, world_tree
 from server.engine.world.definition import WorldDefinition
 

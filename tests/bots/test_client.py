@@ -39,7 +39,7 @@ async def test_a_bot_plays_cloak_to_its_win_and_reads_the_score(running: Running
         assert "hung" in told.text or "put" in told.text
         concept = await bot.concept()
         assert concept.actor == "@operagoer" and concept.tree.children
-        assert (await bot.spin(time="after"))["time"] == "after"
+        assert (await bot.spin(time="after")).time == "after"
         await bot.leave()
         assert bot.instance is None
         with pytest.raises(CallError) as gone:

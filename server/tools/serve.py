@@ -12,9 +12,9 @@ import signal
 import sys
 from pathlib import Path
 
-from clients.cli.hosting import hosted
 from server.app import Config
 from server.store import StoreError
+from server.tools.hosting import hosted
 
 TOKEN_FILE = "author-token"
 
