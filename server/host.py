@@ -33,13 +33,12 @@ from protocol.commands import SEPARATORS, split_commands
 from protocol.errors import Code, RpcError
 from protocol.spin import Spin
 from server.catalog import load_spin, load_world, spin_names, world_names
-from server.engine.directives import Forbidden
-from server.engine.errors import EngineError, SpinError, TemplateError, UnknownName
+from server.engine.errors import EngineError, Forbidden, SpinError, StoryEnded, TemplateError, UnknownName
 from server.engine.narrator import Telling, render
 from server.engine.player import Player
 from server.engine.snapshot import capture, resume
 from server.engine.spin import spun
-from server.engine.story import Story, StoryEnded, Turn
+from server.engine.story import Story, Turn
 from server.engine.trees import Node, listing
 from server.engine.vocabulary import Words, standard_words
 from server.engine.world.items import Item, Room

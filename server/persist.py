@@ -36,10 +36,10 @@ import msgspec
 
 from protocol.spin import Spin
 from server.catalog import load_spin, load_world, world_source
-from server.engine.errors import EngineError
+from server.engine.errors import EngineError, SnapshotError
 from server.engine.narrator import Discourse
 from server.engine.player import Player
-from server.engine.snapshot import SnapshotError, capture, collector_paused, resume
+from server.engine.snapshot import capture, collector_paused, resume
 from server.engine.story import Logged, Story
 from server.engine.world.definition import WorldDefinition
 from server.store import LogEntry, Store, StoredInstance, StoredSession, StoreError, fingerprint

@@ -15,10 +15,9 @@ from server.engine.authoring import (
 from worlds._scenery import leave_be, scenery, through
 
 BREAKTHROUGH = "finally, [begin-caps]a worthy contribution to the art world[end-caps]"
-WORK_TO_DO = "[agent/s] [have/v] work to do; leaving now would be giving up"
+WORK_TO_DO = "[agent/s] [have/v] work to do, and to leave [now] [be/1/v] to give up"
 SELF_PORTRAIT = (
-    "[agent/s] [be/v] an artist, paint under [agent's] fingernails, who will settle for nothing less than a "
-    "breakthrough"
+    "[agent/s] [be/v] an artist, paint under [agent's] fingernails, who [settle/v] for nothing less than a breakthrough"
 )
 
 
@@ -131,7 +130,9 @@ WORLD = WorldDefinition(
             direct="@box",
             reason="[agent/s] [be/v] an artist, not a vandal; the box [be/not/v] the work",
         ),
-        Refusal(verb="eat", reason="[agent/s] [have/v] no appetite; only art will satisfy"),
+        Refusal(
+            verb="eat", reason="[agent/s] [have/v] no appetite; art [be/1/v] the only thing [agent/s] [hunger/v] for"
+        ),
         Refusal(verb="wander", reason=WORK_TO_DO),
         Refusal(verb="open", direct="@door", reason=WORK_TO_DO),
         leave_be(("@walls", "@floor", "@door"), "[direct/s] [be/not/v] the work; the sculpture [be/v]"),

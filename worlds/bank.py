@@ -421,7 +421,7 @@ def _impatient(actor: str, world: WorldState) -> Action:
             agent=actor,
             direct=TELLER,
             indirect=TOY_GUN,
-            template="[agent/s] [jab/v] [indirect/o] at [direct/o] again: the money, now",
+            template="[agent/s] [jab/v] [indirect/o] at [direct/o] again, demanding the money",
             salience=0.6,
         )
     if impatience == SHOUT_AT:

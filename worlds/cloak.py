@@ -89,7 +89,7 @@ def read_message(action: Action, world: WorldState) -> list[Action]:
         noted = note(world, "@message", "read")
     else:
         ending = (
-            "the message [have/v] been trampled almost to nothing; only a few words remain: "
+            "the message [have/v] been trampled almost to nothing; only a few words [remain/2/v]: "
             "[begin-caps]you have lost[end-caps]"
         )
         verb, noted = "lose", []
@@ -122,7 +122,7 @@ def _not_in_cloakroom(action: Action, world: WorldState) -> bool:
     return world.room_of(action.agent) != "@cloakroom"
 
 
-SMART_CLOAK = "this [be/not/v] the place to leave a smart cloak lying about"
+SMART_CLOAK = "[this] [be/not/v] the place to leave a smart cloak lying about"
 JUST_ARRIVED = "[agent/s] [have/v] only just arrived, and besides, the weather outside [be/v] turning nasty"
 
 
@@ -181,8 +181,8 @@ ITEMS: tuple[Item, ...] = (
         tag="@cloakroom",
         called="cloakroom",
         sight=(
-            "hooks once lined the walls of [this] small room, but only one [be/1/v] left; the way out [be/1/v] "
-            "a door to the east"
+            "the walls of [this] small room [be/2/v] pocked with the holes of hooks long gone, and only one "
+            "[be/1/v] left; the way out [be/1/v] a door to the east"
         ),
         exits={"e": "@foyer", "out": "@foyer"},
     ),
@@ -194,7 +194,7 @@ ITEMS: tuple[Item, ...] = (
         # In the dark the sawdust is all around: naming it (or the message in it) names the bar one stumbles in.
         referring="sawdust message scrawl",
         sight=(
-            "the bar, far plainer than the foyer to the north would lead anyone to expect, [be/v] empty; "
+            "the bar [be/v] far plainer than the foyer to the north, and empty; "
             "something [seem/1/v] to be scrawled in the sawdust on the floor"
         ),
         exits={"n": "@foyer", "out": "@foyer"},

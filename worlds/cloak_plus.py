@@ -146,7 +146,7 @@ def _extra_items() -> tuple[Item, ...]:
             open=True,
             prominence=0.8,
             features={"enterable": True},
-            sight="[@massive_sack/s] [be/v] a plain sack so massive that a person could climb into it",
+            sight="[@massive_sack/s] [be/v] a plain sack so massive that a person [can/1/v] climb into it",
         ),
         Thing(
             tag="@lamp",
@@ -157,7 +157,7 @@ def _extra_items() -> tuple[Item, ...]:
             qualities=("device", "light"),
             on=False,
             glow=1.0,
-            sight="[@lamp/s] [be/v] shiny brass, the kind miners carry; it [be/v] [@lamp/on/a]",
+            sight="[@lamp/s] [be/v] shiny brass, a miner's lamp; it [be/v] [@lamp/on/a]",
             react=lamplight,
         ),
     )

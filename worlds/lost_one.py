@@ -286,7 +286,7 @@ LANDMARKS: tuple[Thing, ...] = (
         "@statue",
         "bronze statue",
         "@north",
-        "[@statue/s] [show/v] a general nobody remembers, green with age, one arm raised toward nothing",
+        "[@statue/s] [show/v] a general nobody [remember/1/v], green with age, one arm raised toward nothing",
         referring="general monument horse",
         prominence=0.9,
     ),

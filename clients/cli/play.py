@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from clients.cli.attach import attached
-from clients.cli.lines import auto_lines
+from clients.cli.lines import auto_lines, readable
 from clients.cli.meta import QUIT as QUIT_META
 from clients.cli.meta import Answer, Desk, MetaCommands, MetaError, is_meta, standard
 from clients.cli.piped import PipedScreen
@@ -128,7 +128,7 @@ async def _lines(auto: Sequence[str], screen: Screen) -> AsyncIterator[str]:
         screen.echo(line)
         yield line
     async for line in screen.lines():
-        yield line
+        yield readable(line)
 
 
 async def _command(conn: Connection, screen: Screen, table: Table, line: str) -> None:

@@ -18,7 +18,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from protocol.spin import SPIN_FIELDS, describe
-from server.engine.errors import EngineError
 
 if TYPE_CHECKING:
     from server.engine.narrator import Telling
@@ -30,10 +29,6 @@ AGAIN = frozenset({"again", "g"})
 """Words that give the last command again (the player answers them: they are that command, not a directive)."""
 AGAIN_HELP = "again (or g) — give the last command again."
 AGAIN_USAGE = 'Again takes no more words: just "again", or "g".'
-
-
-class Forbidden(EngineError):
-    """The player lacks the permission a directive needs."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,3 +22,15 @@ class UnknownName(EngineError):
 
 class TemplateError(EngineError):
     """A string with slots cannot be parsed or refers to something that does not exist."""
+
+
+class Forbidden(EngineError):
+    """The player lacks a permission: an author-only directive, undo with others present, another's concept."""
+
+
+class StoryEnded(EngineError):
+    """The story has reached an ending: commands are refused (telling, undo and restart still work)."""
+
+
+class SnapshotError(EngineError):
+    """A snapshot that cannot be used: another format, another world, or damaged."""

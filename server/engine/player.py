@@ -21,13 +21,13 @@ from msgspec.structs import replace
 
 from protocol.commands import split_commands
 from protocol.spin import Spin, allowed_values, apply, describe, spin_argument
-from server.engine.directives import AGAIN, AGAIN_USAGE, Directives, Forbidden, normalize, standard
+from server.engine.directives import AGAIN, AGAIN_USAGE, Directives, normalize, standard
 from server.engine.english.text import capitalize_first, sentence
 from server.engine.english.words import direction_name
-from server.engine.errors import EngineError, SpinError, UnknownName
+from server.engine.errors import EngineError, Forbidden, SpinError, StoryEnded, UnknownName
 from server.engine.narrator import Block, Discourse, Telling
 from server.engine.spin import SpinFile, SpinLibrary, spun
-from server.engine.story import Story, StoryEnded, Turn
+from server.engine.story import Story, Turn
 from server.engine.trees import listing
 from server.engine.world.definition import SpinChange
 from server.engine.world.items import Door, Item

@@ -9,8 +9,9 @@ from msgspec.structs import replace
 
 from server.catalog import load_spin, load_world, walkthrough
 from server.engine.actions.action import Event
+from server.engine.errors import StoryEnded
 from server.engine.player import Player
-from server.engine.story import Story, StoryEnded, Turn
+from server.engine.story import Story, Turn
 
 
 def _story(*played: str) -> tuple[Story, dict[str, Player]]:

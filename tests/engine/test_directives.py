@@ -9,10 +9,9 @@ import re
 import pytest
 
 from server.catalog import load_spin, load_world
-from server.engine.directives import Forbidden
-from server.engine.errors import EngineError, SpinError, UnknownName
+from server.engine.errors import EngineError, Forbidden, SpinError, StoryEnded, UnknownName
 from server.engine.player import Player
-from server.engine.story import Story, StoryEnded
+from server.engine.story import Story
 
 
 def play(world: str, *lines: str, author: bool = True) -> tuple[Player, list[str]]:

@@ -11,12 +11,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from server.catalog import load_world, walked_worlds, walkthrough
-from server.engine.directives import Forbidden
-from server.engine.errors import SpinError, UnknownName
+from server.engine.errors import Forbidden, SpinError, StoryEnded, UnknownName
 from server.engine.parser.grammar import GRAMMAR
 from server.engine.parser.words import DIRECTIONS
 from server.engine.player import Player
-from server.engine.story import Story, StoryEnded
+from server.engine.story import Story
 
 WORLDS = tuple(walked_worlds())
 """Every shipped world with a walkthrough, as the catalog finds them."""

@@ -5,10 +5,9 @@ from __future__ import annotations
 import pytest
 
 from server.catalog import load_spin, load_world, walked_worlds, walkthrough
-from server.engine.directives import Forbidden
-from server.engine.errors import UnknownName
+from server.engine.errors import Forbidden, StoryEnded, UnknownName
 from server.engine.player import Player
-from server.engine.story import Story, StoryEnded
+from server.engine.story import Story
 
 WORLDS = tuple(walked_worlds())
 """Every shipped world with a walkthrough, as the catalog finds them."""
