@@ -6,7 +6,7 @@ from dataclasses import replace
 
 from server.engine.actions.action import FULLY_TOLD, Event, SenseAction
 from server.engine.english import times
-from server.engine.english.words import list_separators, whereabouts
+from server.engine.english.words import direction_name, list_separators, whereabouts
 from server.engine.narrator.draft import Draft, Told
 from server.engine.narrator.reference import protect
 from server.engine.narrator.select import root_cause
@@ -43,7 +43,7 @@ def _compose(item: Told, draft: Draft) -> Told:
         sensed, heading = _sensed(event, draft)
         templates = [(State(), *template) for template in sensed]
     else:
-        templates = [parse(event.action.told_as)]
+        templates = [(*parse(event.action.told_as), *_heading_off(event, draft))]
     counted = ""
     if item.count > 1 and templates:
         if event.done:
@@ -57,6 +57,15 @@ def _compose(item: Told, draft: Draft) -> Told:
     if opening and templates:
         templates[0] = (*parse(opening), Text(" "), *templates[0])
     return replace(item, templates=tuple(templates), heading=heading)
+
+
+def _heading_off(event: Event, draft: Draft) -> tuple[Token, ...]:
+    """Where someone seen leaving went, as the onlooker saw it: "the operagoer leaves the foyer, heading west".
+    (The one who leaves is told where it arrives.)"""
+    action = event.action
+    if action.verb != "leave" or not event.done or action.agent == draft.focalizer or not action.direction:
+        return ()
+    return (Text(f", heading {direction_name(action.direction)}"),)
 
 
 def _failure(event: Event) -> tuple[Token, ...]:
