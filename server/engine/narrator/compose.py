@@ -38,7 +38,7 @@ def _compose(item: Told, draft: Draft) -> Told:
     elif event.outcome in ("failed", "prevented"):
         assert event.reason is not None
         templates = [_failure(event)]
-    elif _is_own_look(event, draft.focalizer):
+    elif describes(event, draft):
         # What a look showed is what was there at the time: a state, however the look itself is placed.
         sensed, heading = _sensed(event, draft)
         templates = [(State(), *template) for template in sensed]
@@ -80,9 +80,19 @@ def _failure(event: Event) -> tuple[Token, ...]:
     )
 
 
-def _is_own_look(event: Event, focalizer: str) -> bool:
+def describes(event: Event, draft: Draft) -> bool:
+    """Whether an event is told as what the focalizer's own perceiving showed (a room, a thing, a sound, a
+    reading), a state at its time, rather than as something done: a look that failed is told by its reason,
+    and a reading that showed no writing the focalizer knows is told as the reading."""
     action = event.action
-    return isinstance(action, SenseAction) and action.description and action.agent == focalizer
+    if not isinstance(action, SenseAction) or not action.description or action.agent != draft.focalizer:
+        return False
+    if event.outcome != "done":
+        return False
+    if action.verb == "read" and action.modality == "sight" and action.direct is not None:
+        view = draft.concept.view(action.direct, event.id)
+        return view is not None and bool(view.feature("writing"))
+    return True
 
 
 NOTHING_SENSED = {
@@ -106,7 +116,7 @@ def _sensed(event: Event, draft: Draft) -> tuple[list[tuple[Token, ...]], str]:
     if action.verb == "read":
         view = draft.concept.view(action.direct, event.id) if action.direct else None
         writing = view.feature("writing") if view is not None else None
-        return [parse(writing or action.told_as)], ""
+        return [parse(writing)] if isinstance(writing, str) and writing else [], ""
     return _describe(event, draft)
 
 
