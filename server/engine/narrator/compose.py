@@ -236,9 +236,16 @@ def _describe(event: Event, draft: Draft) -> tuple[list[tuple[Token, ...]], str]
             there = by_parent.pop(("in", seen_room), [])
             if there:
                 templates.append((Text(phrase + ", "), *parse("[*/s] [see/v] "), *_listing(there)))
+    looker = event.action.agent
     for (link, parent), things in by_parent.items():
-        if parent == event.action.agent:
+        if parent == looker:
             continue
+        if looker in things:
+            # From inside the sack one looks at: "You are in it.", not "In it, you see yourself."
+            templates.append((*parse(f"[*/s] [be/v] {'on' if link == 'on' else 'in'} "), Ref(parent, "o")))
+            things = [t for t in things if t != looker]
+            if not things:
+                continue
         templates.append(_contents(link, parent, things, is_actor=items[parent].kind == "actor"))
     if is_room and draft.spin.known_directions:
         templates.extend(_directions(looked, event.id, draft))
