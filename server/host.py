@@ -23,21 +23,23 @@ import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 import msgspec
 
 from protocol import messages as m
+from protocol.commands import SEPARATORS, split_commands
 from protocol.errors import Code, RpcError
+from protocol.spin import Spin
 from server.catalog import load_spin, load_world, spin_names, world_names
-from server.engine.directives import Forbidden
-from server.engine.errors import EngineError, SpinError, TemplateError, UnknownName
+from server.engine.errors import EngineError, Forbidden, SpinError, StoryEnded, TemplateError, UnknownName
 from server.engine.narrator import Telling, render
-from server.engine.parser.words import split_commands
 from server.engine.player import Player
-from server.engine.spin import Spin, apply
-from server.engine.story import Story, StoryEnded, Turn
+from server.engine.spin import spun
+from server.engine.story import Story, Turn
 from server.engine.trees import Node, listing
+from server.engine.vocabulary import Words, standard_words
 from server.engine.world.items import Item, Room
 from server.persist import Keeper, Stale
 
@@ -221,7 +223,7 @@ class Host:
         story = Story(definition, seed=seed)
         if params.spin is not None:
             asked = params.spin
-            story.spin = _engine(lambda: spun(story.spin, asked, story), field_name="spin")
+            story.spin = _engine(lambda: _spun(story.spin, asked, story), field_name="spin")
             _engine(lambda: story.check_spin(story.spin), field_name="spin")
         if not definition.interactive:
             story.run_to_end()
@@ -369,7 +371,7 @@ class Host:
             player = Player(story, actor, spin=_told_by(story, actor, author), author=author, named_spins=load_spin)
             if params.spin is not None:
                 asked = params.spin
-                player.spin = _engine(lambda: spun(player.spin, asked, player.story), field_name="spin")
+                player.spin = _engine(lambda: _spun(player.spin, asked, player.story), field_name="spin")
 
             # Checked even without a spin asked for: the instance's own spin (given at creation) may tell
             # through, or command, someone else; and before the actor is taken, so a refusal leaves no trace.
@@ -480,7 +482,7 @@ class Host:
         async with instance.lock:
             player = session.player
             asked = params.spin
-            spin = player.spin if asked is None else _engine(lambda: spun(player.spin, asked, player.story), "spin")
+            spin = player.spin if asked is None else _engine(lambda: _spun(player.spin, asked, player.story), "spin")
             if params.window is not None:
                 spin = msgspec.structs.replace(spin, window=params.window)
             telling = _engine(lambda: player.recount(spin) if spin.window == "all" else _retold(player, spin), "spin")
@@ -489,17 +491,13 @@ class Host:
     async def spin(self, session: Session, params: m.SpinParams) -> m.SpinResult:
         player = session.player
         if params.set:
-            changed = _engine(lambda: apply(player.spin, dict(params.set or {}), source="set"), field_name="set")
-
-            def allowed() -> None:
-                player.story.check_spin(changed)
-                player.check_focalizer(changed)
-
-            _engine(allowed, field_name="set")
+            asked = params.set
+            changed: Spin = _engine(lambda: _spun(player.spin, asked, player.story), field_name="set")
+            _engine(lambda: player.check_focalizer(changed), field_name="set")
             player.spin = changed
             async with session.instance.lock:
                 await self._kept(session.instance)
-        return m.SpinResult(spin=spin_settings(player.spin))
+        return m.SpinResult(spin=player.spin)
 
     async def concept(self, session: Session, params: m.ConceptParams) -> m.ConceptResult:
         actor = params.actor or session.actor
@@ -572,13 +570,32 @@ class Host:
                 inventory=list(world.children[session.actor]),
                 ended=instance.story.ended,
                 hash=world.digest(),
+                author=session.author,
+                interactive=instance.story.definition.interactive,
+                focalizers=session.player.focalizers(),
+                concepts=session.player.readable_concepts(),
             )
+
+    async def vocabulary(self, session: Session) -> m.VocabularyResult:
+        async with session.instance.lock:
+            names = session.player.known_names()
+        words = _standard_words()
+        return m.VocabularyResult(
+            verbs=words.verbs,
+            particles=words.particles,
+            directed=words.directed,
+            looking=words.looking,
+            directions=words.directions,
+            directives=words.directives,
+            names=names,
+            separators=SEPARATORS,
+        )
 
     async def realize(self, session: Session, params: m.RealizeParams) -> m.RealizeResult:
         player = session.player
         async with session.instance.lock:
             asked = params.spin
-            spin = player.spin if asked is None else _engine(lambda: spun(player.spin, asked, player.story), "spin")
+            spin = player.spin if asked is None else _engine(lambda: _spun(player.spin, asked, player.story), "spin")
             _engine(lambda: player.check_focalizer(spin), field_name="spin")
             story = player.story
             text = _engine(
@@ -654,22 +671,15 @@ def _told_by(story: Story, actor: str, author: bool) -> Spin:
     )
 
 
-def spun(spin: Spin, argument: m.SpinArgument, story: Story) -> Spin:
-    """A spin argument (a name, settings, or a list of names and settings applied in order) over `spin`; the
-    actors each part names must be in `story` (an error names the spin file a wrong one came from)."""
-    if isinstance(argument, str):
-        argument = [argument]
-    if not isinstance(argument, list):
-        argument = [argument]
-    for part in argument:
-        if isinstance(part, dict):
-            spin = apply(spin, dict(part), source="spin")
-            story.check_spin(spin)
-        else:
-            found = load_spin(part)
-            spin = apply(spin, dict(found.overrides), source=f"spin {found.name}")
-            story.check_spin(spin, source=found.source or f"spin {found.name}")
-    return spin
+@cache
+def _standard_words() -> Words:
+    """Read off the grammar once: it is the same for every world and session."""
+    return standard_words()
+
+
+def _spun(spin: Spin, argument: m.SpinArgument, story: Story) -> Spin:
+    """A spin argument over `spin`, by the engine's one rule; the actors each part names must be in `story`."""
+    return spun(spin, argument, load_spin, story.check_spin)
 
 
 def spin_settings(spin: Spin) -> dict[str, Any]:

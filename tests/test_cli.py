@@ -137,6 +137,17 @@ def test_a_spin_file_naming_an_actor_the_world_lacks_is_named_in_the_error(tmp_p
     assert f"{path}: focalizer @nobody is not an actor in cloak; it takes @operagoer, or none." in played.stdout
 
 
+def test_named_spins_add_up_the_same_way_at_the_prompt_and_in_a_directive():
+    """`:spin hesitant surprise` and the `spin … valley_girl` directive read words as `tell` does
+    (tests/engine/test_spin.py): named spins' filters add up, in order (they used to drift apart)."""
+    played = curveship("play", "robbery", stdin=":spin hesitant surprise\nspin time=after valley_girl\nspin\n")
+    assert played.returncode == 0, played.stderr
+    shown = [line for line in played.stdout.splitlines() if line.startswith("filters = ")]
+    assert shown[0] == "filters = hesitant, surprise"  # what :spin changed
+    assert shown[-1] == "filters = hesitant, surprise, valley_girl"  # the directive added the third
+    assert "time = after" in played.stdout
+
+
 def run_bytes(*args: str, stdin: bytes) -> subprocess.CompletedProcess[bytes]:
     return subprocess.run([*CURVESHIP, *args], input=stdin, capture_output=True, cwd=ROOT, timeout=60, check=False)
 

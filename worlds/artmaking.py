@@ -1,10 +1,17 @@
 """Artmaking: a one-room demonstration — an artist, a box, and a sculpture awaiting its breakthrough."""
 
-from server.engine.actions.action import Action, Behave, Modify, SenseAction
-from server.engine.actions.preconditions import Refusal
-from server.engine.world.definition import WorldDefinition
-from server.engine.world.items import Actor, Room, Thing
-from server.engine.world.state import WorldState
+from server.engine.authoring import (
+    Action,
+    Actor,
+    Behave,
+    Modify,
+    Refusal,
+    Room,
+    SenseAction,
+    Thing,
+    WorldDefinition,
+    WorldState,
+)
 from worlds._scenery import leave_be, scenery, through
 
 BREAKTHROUGH = "finally, [begin-caps]a worthy contribution to the art world[end-caps]"

@@ -2,15 +2,25 @@
 
 from dataclasses import replace
 
-from server.engine.actions import verbs
-from server.engine.actions.action import Action, Behave, Modify, Reason
-from server.engine.actions.preconditions import Refusal
-from server.engine.english.words import direction_name
-from server.engine.parser.grammar import CommandKind, Request
-from server.engine.world.definition import WorldDefinition
-from server.engine.world.items import Actor, Item, Room, Thing
-from server.engine.world.perception import VISIBLE_AT, Perception
-from server.engine.world.state import WorldState
+from server.engine.authoring import (
+    VISIBLE_AT,
+    Action,
+    Actor,
+    Behave,
+    CommandKind,
+    Item,
+    Modify,
+    Perception,
+    Reason,
+    Refusal,
+    Request,
+    Room,
+    Thing,
+    WorldDefinition,
+    WorldState,
+    direction_name,
+    verbs,
+)
 from worlds._scenery import leave_be, like, scenery, standard, through
 
 DISTURBED_TOO_MUCH = 2

@@ -2,12 +2,20 @@
 
 import random
 
-from server.engine.actions import verbs
-from server.engine.actions.action import Action, Behave, Modify
-from server.engine.parser.grammar import CommandKind, Request
-from server.engine.world.definition import WorldDefinition
-from server.engine.world.items import Actor, Item, Substance, Thing
-from server.engine.world.state import WorldState
+from server.engine.authoring import (
+    Action,
+    Actor,
+    Behave,
+    CommandKind,
+    Item,
+    Modify,
+    Request,
+    Substance,
+    Thing,
+    WorldDefinition,
+    WorldState,
+    verbs,
+)
 from worlds import cloak
 from worlds._scenery import like, standard
 

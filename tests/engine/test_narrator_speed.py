@@ -3,9 +3,9 @@ the others' minor events and the descriptions that come with arriving."""
 
 from __future__ import annotations
 
+from protocol.spin import apply
 from server.catalog import load_spin, load_world
 from server.engine.player import Player
-from server.engine.spin import apply
 from server.engine.story import Story
 from tests.helpers import sentences, tell
 

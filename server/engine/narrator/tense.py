@@ -16,9 +16,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from protocol.spin import Spin
 from server.engine.english import Tense, VerbForm
 from server.engine.narrator.draft import Draft, Told
-from server.engine.spin import Spin
 
 
 def run(draft: Draft) -> Draft:
