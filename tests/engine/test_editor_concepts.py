@@ -66,7 +66,7 @@ def test_an_actor_seen_going_is_pictured_where_it_went(world):
             if isinstance(event.action, Configure) and event.done and event.action.direct:
                 last_move[event.action.direct] = event
         for moved, event in last_move.items():
-            for onlooker in event.perceivers:
+            for onlooker in event.perceivers & simulation.concepts.keys():
                 if simulation.concepts[onlooker].view(moved, event.id - 1) is None:
                     continue  # what one never saw one cannot see go ("the bank teller puts something in…")
                 view = simulation.concepts[onlooker].view(moved)
