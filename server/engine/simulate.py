@@ -171,6 +171,9 @@ class Simulation:
         parent = world.parent(action.direct) if action.direct is not None and action.direct in world.items else None
         before = self._onlookers(action, agent_only=not felt_by_direct(action))
         surroundings = {actor: self._surroundings(actor) for actor in self.concepts}
+        # Who sees what is about to be moved: they see it go, and picture it where it went.
+        moving = action.direct if isinstance(action, Configure) and action.direct in world.items else None
+        saw_moving = frozenset(a for a in self.concepts if moving is not None and sight.sees(a, moving))
 
         reason = refusal(action, world, self.definition.refusals)
         outcome: Outcome = "refused"
@@ -206,6 +209,11 @@ class Simulation:
         else:
             witnessed = {"before": before, "after": after, "either": before | after, "agent": set()}[action.witnessed]
             perceivers = frozenset(witnessed | {action.agent})
+        if reason is not None and (outcome == "refused" or reason.alone):
+            # An actor's unwillingness, or a reason told in place of the attempt, is the actor's own: nothing was
+            # done that others could see ("the visitor means to, but…" is not the punk's to know). What happens
+            # instead is an event of its own, which they may see.
+            perceivers = frozenset({action.agent})
         event = Event(
             id=event_id,
             action=action,
@@ -222,7 +230,7 @@ class Simulation:
             lit=lit,
         )
         self.events.append(event)
-        self._record(event, surroundings)
+        self._record(event, surroundings, saw_moving)
         return event, entailed, reactions
 
     def _onlookers(self, action: Action, *, agent_only: bool = False) -> set[str]:
@@ -277,7 +285,9 @@ class Simulation:
             return tuple(world.children[looked])  # one knows what one carries, even in the dark
         return tuple(t for t in world.descendants(looked) if sight.sees(action.agent, t))
 
-    def _record(self, event: Event, surroundings: dict[str, tuple[str, float]]) -> None:
+    def _record(
+        self, event: Event, surroundings: dict[str, tuple[str, float]], saw_moving: frozenset[str] = frozenset()
+    ) -> None:
         """Each perceiver records the event and the state of what it perceived."""
         world, sight, action = self.world, self.sight, event.action
         involved = [action.agent, action.direct, action.indirect, event.parent, event.room]
@@ -286,6 +296,15 @@ class Simulation:
         if event.observed:
             involved.extend(event.observed)
         involved_items = [tag for tag in involved if tag is not None and tag in world.items]
+        # An actor seen is seen with what it visibly wears and carries (the robber's mask, the operagoer's lamp).
+        involved_items += [
+            held
+            for tag in (action.agent, action.direct, action.indirect)
+            if tag is not None and tag in self.concepts and tag in world.items
+            for held in world.children[tag]
+            if held not in involved_items
+        ]
+        moved = action.direct if isinstance(action, Configure) and event.done else None
         for actor in event.perceivers:
             concept = self.concepts.get(actor)
             if concept is None:
@@ -299,6 +318,9 @@ class Simulation:
                 for tag in involved_items
                 if sight.sees(actor, tag) or (actor == action.agent and sight.can_reach(actor, tag))
             ]
+            if moved is not None and moved not in perceived and actor in saw_moving:
+                # Seen to go (out of the room, into the sack): no longer pictured where it was, but where it went.
+                perceived.append(moved)
             concept.perceive(world, [*perceived, *substances(world, perceived)], event.id)
 
     def _in_sight(self, actor: str) -> list[str]:

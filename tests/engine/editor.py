@@ -15,6 +15,7 @@ from server.catalog import load_world, spun, world_names
 from server.engine.english import VerbForm
 from server.engine.narrator import realize
 from server.engine.narrator.draft import Draft
+from server.engine.narrator.reference import NAME_SPACE
 from server.engine.narrator.templates import ROLES, parse
 from server.engine.spin import Spin, apply
 from server.engine.story import Story
@@ -96,4 +97,4 @@ def realized(name: str, template: str, form: VerbForm, *, described: bool = Fals
         present=form.tense == "present",
         state_form=state,
     )
-    return realize.realize(parse(template), scene, realize.reference_for(draft))
+    return realize.realize(parse(template), scene, realize.reference_for(draft)).replace(NAME_SPACE, " ")

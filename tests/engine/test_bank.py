@@ -216,7 +216,9 @@ def test_the_unplayed_robber_takes_a_bag_pushed_across_to_him_and_goes():
     replies = [teller.command(line).text for line in ("read slips", "wait", "wait", "wait", "push bag", "wait")]
     assert replies[3] == "You wait. A twitchy man enters the lobby. You look up and see him out in the lobby."
     assert replies[4] == "You push the black bag across the counter. The twitchy man takes it."  # at once
-    assert replies[5] == "You wait. The twitchy man leaves the lobby."  # and is away: the street is out of sight
+    assert (
+        replies[5] == "You wait. The twitchy man leaves the lobby, heading out."
+    )  # and is away: the street is out of sight
     assert story.ended and _beats(story.simulation.events)[-1] == ("@robber", "escape")
 
 

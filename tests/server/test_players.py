@@ -49,7 +49,7 @@ async def test_two_players_each_told_in_their_own_words(server: Server) -> None:
     gone = await ann.ok("command", text="n")
     assert "Yard" in gone["text"] and "cat" in gone["text"]
     seen = await bob.notification("narration")
-    assert seen["turn"] == gone["turn"] and seen["text"] == "Ann leaves the hall."
+    assert seen["turn"] == gone["turn"] and seen["text"] == "Ann leaves the hall, heading north."
 
     out_of_sight = await ann.ok("command", text="jump")
     assert "jump" in out_of_sight["text"]

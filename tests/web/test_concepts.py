@@ -34,7 +34,9 @@ def test_the_tellers_tree_marks_the_fake_money_she_alone_knows_of(page: Page, se
     expect(money).to_contain_text("only the bank teller knows")
     expect(money).to_contain_text("thing")  # each node says its kind
     expect(robber.get_by_role("treeitem", name="fake money")).to_have_count(0)
-    expect(robber.get_by_role("treeitem", name="Dora the Explorer mask")).to_contain_text("only the twitchy man knows")
+    # The mask is worn in plain sight: the teller saw it too (issue 15); the street only the robber was in.
+    expect(robber.get_by_role("treeitem", name="Dora the Explorer mask")).not_to_contain_text("only the twitchy")
+    expect(robber.get_by_role("treeitem", name="street @street")).to_contain_text("only the twitchy man knows")
     expect(teller.get_by_role("treeitem", name="black bag").locator(":scope > .node")).not_to_contain_text("only")
     shoot(page, "concepts")
 

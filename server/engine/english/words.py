@@ -177,3 +177,13 @@ def whereabouts(directions: Sequence[str]) -> str:
     if across:
         parts.append(f"to the {join_list(across)}")
     return ", ".join(parts)
+
+
+_ON_PLACES = frozenset({"side", "street", "gallery", "deck", "roof", "rooftop", "platform", "balcony", "terrace"})
+"""Places one is on, not in: "on the east side", "on the gallery"; every other place one is in."""
+
+
+def place_preposition(called: str) -> str:
+    """ "on" for a place whose last word is a surface or a stretch one stands on, else "in"."""
+    words = called.lower().split()
+    return "on" if words and words[-1] in _ON_PLACES else "in"

@@ -6,7 +6,7 @@ from dataclasses import replace
 
 from server.engine.actions.action import FULLY_TOLD, Event, SenseAction
 from server.engine.english import times
-from server.engine.english.words import list_separators, whereabouts
+from server.engine.english.words import direction_name, list_separators, whereabouts
 from server.engine.narrator.draft import Draft, Told
 from server.engine.narrator.reference import protect
 from server.engine.narrator.select import root_cause
@@ -38,12 +38,12 @@ def _compose(item: Told, draft: Draft) -> Told:
     elif event.outcome in ("failed", "prevented"):
         assert event.reason is not None
         templates = [_failure(event)]
-    elif _is_own_look(event, draft.focalizer):
+    elif describes(event, draft):
         # What a look showed is what was there at the time: a state, however the look itself is placed.
         sensed, heading = _sensed(event, draft)
         templates = [(State(), *template) for template in sensed]
     else:
-        templates = [parse(event.action.told_as)]
+        templates = [(*parse(event.action.told_as), *_heading_off(event, draft))]
     counted = ""
     if item.count > 1 and templates:
         if event.done:
@@ -59,6 +59,15 @@ def _compose(item: Told, draft: Draft) -> Told:
     return replace(item, templates=tuple(templates), heading=heading)
 
 
+def _heading_off(event: Event, draft: Draft) -> tuple[Token, ...]:
+    """Where someone seen leaving went, as the onlooker saw it: "the operagoer leaves the foyer, heading west".
+    (The one who leaves is told where it arrives.)"""
+    action = event.action
+    if action.verb != "leave" or not event.done or action.agent == draft.focalizer or not action.direction:
+        return ()
+    return (Text(f", heading {direction_name(action.direction)}"),)
+
+
 def _failure(event: Event) -> tuple[Token, ...]:
     assert event.reason is not None
     clause = infinitive(parse(event.action.told_as))
@@ -71,9 +80,19 @@ def _failure(event: Event) -> tuple[Token, ...]:
     )
 
 
-def _is_own_look(event: Event, focalizer: str) -> bool:
+def describes(event: Event, draft: Draft) -> bool:
+    """Whether an event is told as what the focalizer's own perceiving showed (a room, a thing, a sound, a
+    reading), a state at its time, rather than as something done: a look that failed is told by its reason,
+    and a reading that showed no writing the focalizer knows is told as the reading."""
     action = event.action
-    return isinstance(action, SenseAction) and action.description and action.agent == focalizer
+    if not isinstance(action, SenseAction) or not action.description or action.agent != draft.focalizer:
+        return False
+    if event.outcome != "done":
+        return False
+    if action.verb == "read" and action.modality == "sight" and action.direct is not None:
+        view = draft.concept.view(action.direct, event.id)
+        return view is not None and bool(view.feature("writing"))
+    return True
 
 
 NOTHING_SENSED = {
@@ -97,7 +116,7 @@ def _sensed(event: Event, draft: Draft) -> tuple[list[tuple[Token, ...]], str]:
     if action.verb == "read":
         view = draft.concept.view(action.direct, event.id) if action.direct else None
         writing = view.feature("writing") if view is not None else None
-        return [parse(writing or action.told_as)], ""
+        return [parse(writing)] if isinstance(writing, str) and writing else [], ""
     return _describe(event, draft)
 
 
@@ -217,9 +236,16 @@ def _describe(event: Event, draft: Draft) -> tuple[list[tuple[Token, ...]], str]
             there = by_parent.pop(("in", seen_room), [])
             if there:
                 templates.append((Text(phrase + ", "), *parse("[*/s] [see/v] "), *_listing(there)))
+    looker = event.action.agent
     for (link, parent), things in by_parent.items():
-        if parent == event.action.agent:
+        if parent == looker:
             continue
+        if looker in things:
+            # From inside the sack one looks at: "You are in it.", not "In it, you see yourself."
+            templates.append((*parse(f"[*/s] [be/v] {'on' if link == 'on' else 'in'} "), Ref(parent, "o")))
+            things = [t for t in things if t != looker]
+            if not things:
+                continue
         templates.append(_contents(link, parent, things, is_actor=items[parent].kind == "actor"))
     if is_room and draft.spin.known_directions:
         templates.extend(_directions(looked, event.id, draft))

@@ -1,4 +1,7 @@
-"""Stage: frequency — singulative tells each event; iterative tells a repeated event once, with how often."""
+"""Stage: frequency — singulative tells each event; iterative tells a run of the same event once, with how often.
+
+Only events that follow one another in the telling fold: "you wait three times" would say nothing came between
+the waits, and "you fill the bottle twice" would hide the drink between the fills."""
 
 from __future__ import annotations
 
@@ -11,18 +14,15 @@ from server.engine.narrator.draft import Draft, Told
 def run(draft: Draft) -> Draft:
     if draft.spin.frequency == "singulative":
         return draft
-    counts: dict[tuple[object, ...], int] = {}
-    for item in draft.told:
-        key = _same_event(item.event, draft.focalizer)
-        counts[key] = counts.get(key, 0) + 1
     folded: list[Told] = []
-    seen: set[tuple[object, ...]] = set()
+    last: tuple[object, ...] | None = None
     for item in draft.told:
         key = _same_event(item.event, draft.focalizer)
-        if key in seen:
+        if folded and key == last and item.segment == folded[-1].segment:
+            folded[-1] = replace(folded[-1], count=folded[-1].count + 1)
             continue
-        seen.add(key)
-        folded.append(replace(item, count=counts[key]))
+        folded.append(item)
+        last = key
     return replace(draft, told=tuple(folded))
 
 

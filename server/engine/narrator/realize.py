@@ -22,7 +22,7 @@ from server.engine.english.words import (
 )
 from server.engine.errors import TemplateError
 from server.engine.narrator.draft import Discourse, Draft, Told
-from server.engine.narrator.reference import THIRD_SINGULAR, Agreement, Reference
+from server.engine.narrator.reference import THIRD_SINGULAR, Agreement, Reference, protect
 from server.engine.narrator.templates import Caps, Deictic, FeatureWord, Phrase, Ref, State, Text, Token, Verb
 from server.engine.spin import person
 
@@ -118,6 +118,8 @@ def realize(tokens: tuple[Token, ...], scene: Scene, reference: Reference) -> st
                     piece = _particle_after(piece, said, words)
             after_possessive = token.case == "'s"
         elif isinstance(token, Verb):
+            if said and isinstance(said[-1], Text):
+                words[-1] = _join_written_subject(words[-1])
             following = tokens[index + 1] if index + 1 < len(tokens) else None
             auxiliary = isinstance(following, Text) and _before_participle(token, following.text)
             piece = _verb(token, clause.verb(scene, reference), form, auxiliary=auxiliary)
@@ -272,6 +274,25 @@ def _verb(token: Verb, agreement: Agreement, form: VerbForm, *, auxiliary: bool 
         # auxiliary on it ("has had arrived", "is having been trampled"); only its tense is the telling's.
         flagged = replace(flagged, perfect=False, progressive=False)
     return verb_phrase(token.lemma, person, plural, flagged)
+
+
+_BOUNDARY = re.compile(r"[,;:]\s|\b(?:" + "|".join(sorted(CLAUSE_OPENERS)) + r")\s", re.IGNORECASE)
+
+
+def _join_written_subject(text: str) -> str:
+    """The words a template wrote just before a verb ("paving stones [spread/2/v]", "and doorways [lead/2/v]")
+    are the clause's subject, a noun phrase: they are joined (as names are) so no filter puts its word inside it
+    ("paving, um, stones"). Only what follows the clause's last boundary (a comma, a conjunction) is joined."""
+    if not text.endswith(" ") or not text.strip():
+        return text
+    start = 0
+    for match in _BOUNDARY.finditer(text):
+        start = match.end()
+    head, subject = text[:start], text[start:]
+    if len(subject.split()) < 2:
+        return text
+    lead = subject[: len(subject) - len(subject.lstrip())]
+    return f"{head}{lead}{protect(subject.strip())} "
 
 
 def _before_participle(token: Verb, following: str) -> bool:

@@ -174,6 +174,9 @@ class Reference:
 
     def _clear_pronoun(self, tag: str) -> bool:
         key = self._pronoun_class(tag)
+        if key == "they" and tag not in self._current and len([t for t in self._previous if t != tag]) >= 2:
+            # After a list ("a mime, a sack, and an operagoer"), "they" reads as all of them.
+            return False
         rivals_now = [t for t in self._current if t != tag and self._pronoun_class(t) == key]
         if tag in self._current:
             return not rivals_now

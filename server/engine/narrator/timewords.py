@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from server.engine.actions.action import SenseAction
 from server.engine.english.words import BACKWARD, FORWARD, LONG_BEFORE, SIMULTANEOUS, deictic
+from server.engine.narrator.compose import describes
 from server.engine.narrator.draft import Draft, Told
 from server.engine.narrator.templates import Deictic, Text, parse
 
@@ -32,10 +32,14 @@ def run(draft: Draft) -> Draft:
         # time the hall, not the look.
         if item.lead:
             said = lead_words(item.lead, item.present)
-        elif previous is not None and previous.segment == item.segment and not _described(item, draft):
+        elif previous is not None and previous.segment == item.segment and not describes(item.event, draft):
             relation = _relation(previous, item, rank)
-            if isinstance(relation, str):
-                word = relation
+            if relation == FORWARD and item.out_of_order:
+                # "Then, you had put…": a forward word with the pluperfect reads as a step back and on at once;
+                # the event's place is given by what is told around it.
+                word = ""
+            elif isinstance(relation, str):
+                word = "" if relation == said else relation  # never the same word twice running
             else:
                 word = _in_turn(relation, turns[relation], said)
                 turns[relation] = relation.index(word) + 1
@@ -71,8 +75,3 @@ def lead_words(lead: str, present: bool) -> str:
         elif isinstance(token, Deictic):
             words.append(deictic(token.word, present))
     return "".join(words).strip(" ,").lower()
-
-
-def _described(item: Told, draft: Draft) -> bool:
-    action = item.event.action
-    return isinstance(action, SenseAction) and action.description and action.agent == draft.focalizer

@@ -55,9 +55,26 @@ def verb_index(words: list[str]) -> int | None:
     the start that looks finite (an auxiliary, or ending in -s or -ed) and does not follow a determiner, so
     "the glasses" is not taken for a verb. None when nothing looks like one."""
     if len(words) > 1 and bare(words[0]) in SUBJECT_PRONOUNS:
-        return 1
+        return _past_fillers(words, 1)
     for index in range(1, len(words)):
         if bare(words[index - 1]) not in DETERMINERS and _looks_finite(bare(words[index])):
+            return _past_fillers(words, index)
+    return None
+
+
+FILLER_WORDS = frozenset({"uh", "um", "er", "well", "like", "totally", "evidently", "apparently"})
+"""Words the filters put in; an earlier filter's word is never the verb a later one looks for."""
+
+
+def _past_fillers(words: list[str], index: int) -> int | None:
+    """The first word at or after `index` that no filter put in ("he, uh, dies": the verb is "dies")."""
+    while index < len(words):
+        word = bare(words[index])
+        if word in FILLER_WORDS:
+            index += 1
+        elif word == "i" and index + 1 < len(words) and bare(words[index + 1]) == "mean":
+            index += 2
+        else:
             return index
     return None
 

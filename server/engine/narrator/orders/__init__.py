@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
+from server.engine.narrator.compose import describes
 from server.engine.narrator.draft import Draft, Told
 from server.engine.narrator.orders import achrony, analepsis, chronicle, retrograde, syllepsis
 
@@ -21,7 +22,24 @@ ORDERS: dict[str, Ordering] = {
 
 def run(draft: Draft) -> Draft:
     told = ORDERS[draft.spin.order](draft)
-    return replace(draft, told=mark_out_of_order(told))
+    return replace(draft, told=_leads_off_descriptions(mark_out_of_order(told), draft))
+
+
+def _leads_off_descriptions(told: tuple[Told, ...], draft: Draft) -> tuple[Told, ...]:
+    """A segment's lead ("earlier,", "now,") goes on its first event that is something done: on a description it
+    would date the state ("Earlier, that hall was grand"), not the return or the flashback."""
+    result = list(told)
+    for index, item in enumerate(result):
+        if not item.lead or not describes(item.event, draft):
+            continue
+        result[index] = replace(item, lead="")
+        for later in range(index + 1, len(result)):
+            if result[later].segment != item.segment:
+                break
+            if not describes(result[later].event, draft):
+                result[later] = replace(result[later], lead=item.lead)
+                break
+    return tuple(result)
 
 
 def mark_out_of_order(told: tuple[Told, ...]) -> tuple[Told, ...]:

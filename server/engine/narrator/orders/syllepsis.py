@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from server.engine.actions.action import Event, SenseAction
+from server.engine.english.words import place_preposition
 from server.engine.narrator.draft import Draft, Told
 from server.engine.narrator.templates import Ref, parse
 
@@ -23,19 +24,20 @@ def order(draft: Draft) -> tuple[Told, ...]:
     for segment, (key, members) in enumerate(groups.items()):
         # A group that opens with the focalizer's own look is headed by the room's name and told as what it
         # saw: a lead before the room's description ("As for you, this hall is grand") would not fit.
-        lead = "" if _own_look(members[0].event, draft.focalizer) else _lead(key, by_place, members[0].event)
+        lead = "" if _own_look(members[0].event, draft.focalizer) else _lead(key, by_place, members[0].event, draft)
         for index, item in enumerate(members):
             result.append(replace(item, segment=segment, lead=lead if index == 0 else ""))
     return tuple(result)
 
 
-def _lead(key: str, by_place: bool, first: Event) -> str:
+def _lead(key: str, by_place: bool, first: Event, draft: Draft) -> str:
     if not key:
         return ""
     if by_place:
         # "In the lobby, the twitchy man enters the lobby" says the place twice, and "enters it" would refer
         # back to the lead itself: when the group's first sentence names its place, that says where we are.
-        return "" if _names(first, key) else f"in [{key}/the/o],"
+        preposition = place_preposition(draft.record.items[key].called)  # "on the west side", "in the lobby"
+        return "" if _names(first, key) else f"{preposition} [{key}/the/o],"
     # A lead names a topic, so "the" even at first: "As for the child, they…", never "As for a child".
     return f"as for [{key}/the/o],"
 
