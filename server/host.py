@@ -18,6 +18,7 @@ nobody took its actor meanwhile (else -32004). Long after, with still no connect
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import secrets
 import time
@@ -29,13 +30,23 @@ import msgspec
 
 from protocol import messages as m
 from protocol.errors import Code, RpcError
-from server.catalog import load_spin, load_world, spin_names, world_names
+from server.catalog import (
+    PathRefused,
+    SpinLibrary,
+    is_path,
+    load_spin,
+    load_world,
+    shipped_spin,
+    spin_library,
+    spin_names,
+    world_names,
+)
 from server.engine.directives import Forbidden
 from server.engine.errors import EngineError, SpinError, TemplateError, UnknownName
 from server.engine.narrator import Telling, render
 from server.engine.parser.words import split_commands
 from server.engine.player import Player
-from server.engine.spin import Spin, apply
+from server.engine.spin import Spin, SpinFile, apply
 from server.engine.story import Story, StoryEnded, Turn
 from server.engine.trees import Node, listing
 from server.engine.world.items import Item, Room
@@ -206,9 +217,6 @@ class Host:
     # -- instances and sessions -----------------------------------------------------------------------
 
     async def create(self, params: m.CreateParams, *, author: bool = False) -> m.CreateResult:
-        if not author and (params.world.endswith(".py") or "/" in params.world):
-            # A world named by path is a Python file run on this machine: only an author may have one run.
-            raise RpcError(Code.FORBIDDEN, "only an author may name a world by its path", {"field": "world"})
         if len(self.instances) >= self.limits.instances:
             most = self.limits.instances
             raise RpcError(
@@ -216,12 +224,14 @@ class Host:
                 f"this server holds as many instances as it may ({most}): join one of them (see `instances`)",
                 {"limit": "instances", "max": most},
             )
-        definition = _engine(lambda: load_world(params.world), field_name="world")
+        # A world named by path is a Python file run on this machine: only an author may have one run.
+        definition = _engine(lambda: load_world(params.world, allow_paths=author), field_name="world")
+        library = await reading_spins(params.spin, author)
         seed = params.seed if params.seed is not None else secrets.randbelow(2**31)
         story = Story(definition, seed=seed)
         if params.spin is not None:
             asked = params.spin
-            story.spin = _engine(lambda: spun(story.spin, asked, story), field_name="spin")
+            story.spin = _engine(lambda: spun(story.spin, asked, story, library), field_name="spin")
             _engine(lambda: story.check_spin(story.spin), field_name="spin")
         if not definition.interactive:
             story.run_to_end()
@@ -362,14 +372,17 @@ class Host:
             raise RpcError(Code.UNKNOWN, f"{actor} is not an actor in {instance.world}", {"field": "actor"})
         if actor not in story.definition.players() and not author:
             raise RpcError(Code.UNAVAILABLE, f"{actor} is not playable in {instance.world}", {"field": "actor"})
+        library = await reading_spins(params.spin, author)
         async with instance.lock:
             holder = instance.player_of(actor)
             if holder is not None:
                 raise RpcError(Code.UNAVAILABLE, f"{actor} is already played by {holder.name}", {"field": "actor"})
-            player = Player(story, actor, spin=_told_by(story, actor, author), author=author, named_spins=load_spin)
+            player = Player(
+                story, actor, spin=_told_by(story, actor, author), author=author, named_spins=spin_library(author)
+            )
             if params.spin is not None:
                 asked = params.spin
-                player.spin = _engine(lambda: spun(player.spin, asked, player.story), field_name="spin")
+                player.spin = _engine(lambda: spun(player.spin, asked, player.story, library), field_name="spin")
 
             # Checked even without a spin asked for: the instance's own spin (given at creation) may tell
             # through, or command, someone else; and before the actor is taken, so a refusal leaves no trace.
@@ -477,10 +490,15 @@ class Host:
 
     async def narrate(self, session: Session, params: m.NarrateParams) -> m.Reply:
         instance = session.instance
+        library = await reading_spins(params.spin, session.author)
         async with instance.lock:
             player = session.player
             asked = params.spin
-            spin = player.spin if asked is None else _engine(lambda: spun(player.spin, asked, player.story), "spin")
+            spin = (
+                player.spin
+                if asked is None
+                else _engine(lambda: spun(player.spin, asked, player.story, library), "spin")
+            )
             if params.window is not None:
                 spin = msgspec.structs.replace(spin, window=params.window)
             telling = _engine(lambda: player.recount(spin) if spin.window == "all" else _retold(player, spin), "spin")
@@ -576,9 +594,14 @@ class Host:
 
     async def realize(self, session: Session, params: m.RealizeParams) -> m.RealizeResult:
         player = session.player
+        library = await reading_spins(params.spin, session.author)
         async with session.instance.lock:
             asked = params.spin
-            spin = player.spin if asked is None else _engine(lambda: spun(player.spin, asked, player.story), "spin")
+            spin = (
+                player.spin
+                if asked is None
+                else _engine(lambda: spun(player.spin, asked, player.story, library), "spin")
+            )
             _engine(lambda: player.check_focalizer(spin), field_name="spin")
             story = player.story
             text = _engine(
@@ -654,19 +677,59 @@ def _told_by(story: Story, actor: str, author: bool) -> Spin:
     )
 
 
-def spun(spin: Spin, argument: m.SpinArgument, story: Story) -> Spin:
-    """A spin argument (a name, settings, or a list of names and settings applied in order) over `spin`; the
-    actors each part names must be in `story` (an error names the spin file a wrong one came from)."""
-    if isinstance(argument, str):
-        argument = [argument]
-    if not isinstance(argument, list):
-        argument = [argument]
-    for part in argument:
+MAX_SPINS = 16
+"""The most parts (names and settings) one spin argument may hold: each is a lookup and a merge, and each is
+charged to the caller as a request."""
+
+
+def spin_parts(argument: m.SpinArgument | None) -> list[str | dict[str, Any]]:
+    """A spin argument as its parts, in order; more than MAX_SPINS is refused (-32602) before any is read."""
+    if argument is None:
+        return []
+    parts: list[Any] = argument if isinstance(argument, list) else [argument]
+    if len(parts) > MAX_SPINS:
+        reason = f"a spin may be given in at most {MAX_SPINS} parts; this one has {len(parts)}"
+        raise RpcError(Code.INVALID_PARAMS, reason, {"field": "spin", "reason": reason})
+    return parts
+
+
+async def reading_spins(argument: m.SpinArgument | None, author: bool) -> SpinLibrary:
+    """The spin library a call's spin argument is looked up in. An author's spin files named by path are read
+    now, in a thread, so a slow disk (or a file that never ends) holds up no one else; everyone else's names
+    are shipped spins, kept in memory, and a path among them is refused when it is looked up."""
+    library = spin_library(author)
+    paths = [part for part in spin_parts(argument) if isinstance(part, str) and is_path(part, ".toml")]
+    if not author or not paths:
+        return library
+
+    def read_all() -> dict[str, Callable[[], SpinFile]]:
+        found: dict[str, Callable[[], SpinFile]] = {}
+        for path in paths:
+            try:
+                spin_file = load_spin(path)
+                found[path] = lambda spin_file=spin_file: spin_file  # type: ignore[misc]
+            except EngineError as error:
+                found[path] = functools.partial(_reraise, error)
+        return found
+
+    read = await asyncio.to_thread(read_all)
+    return lambda name: read[name]() if name in read else library(name)
+
+
+def _reraise(error: EngineError) -> SpinFile:
+    raise error
+
+
+def spun(spin: Spin, argument: m.SpinArgument, story: Story, library: SpinLibrary = shipped_spin) -> Spin:
+    """A spin argument (a name, settings, or a list of names and settings applied in order) over `spin`, its
+    names looked up in `library`; the actors each part names must be in `story` (an error names the spin
+    file a wrong one came from)."""
+    for part in spin_parts(argument):
         if isinstance(part, dict):
             spin = apply(spin, dict(part), source="spin")
             story.check_spin(spin)
         else:
-            found = load_spin(part)
+            found = library(part)
             spin = apply(spin, dict(found.overrides), source=f"spin {found.name}")
             story.check_spin(spin, source=found.source or f"spin {found.name}")
     return spin
@@ -712,6 +775,8 @@ def _engine(work: Callable[[], Any], field_name: str | None = None) -> Any:
     data = {"field": field_name} if field_name else None
     try:
         return work()
+    except PathRefused as error:
+        raise RpcError(Code.FORBIDDEN, str(error), data) from None
     except UnknownName as error:
         raise RpcError(Code.UNKNOWN, str(error), data) from None
     except Forbidden as error:

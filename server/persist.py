@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import msgspec
 
-from server.catalog import load_spin, load_world, world_source
+from server.catalog import load_world, spin_library, world_source
 from server.engine.errors import EngineError
 from server.engine.narrator import Discourse
 from server.engine.player import Player
@@ -250,9 +250,16 @@ class Keeper:
                     continue
                 try:
                     player = Player(
-                        instance.story, stored_session.actor, author=stored_session.author, named_spins=load_spin
+                        instance.story,
+                        stored_session.actor,
+                        author=stored_session.author,
+                        named_spins=spin_library(stored_session.author),
                     )
                     player.spin = msgspec.convert(stored_session.spin, Spin)
+                    # Checked again as when it was set: a session stored by an older server, or a file edited
+                    # by hand, may not tell through an actor, or command one, its player may not use.
+                    instance.story.check_spin(player.spin)
+                    player.check_focalizer(player.spin)
                 except (EngineError, msgspec.ValidationError) as error:
                     log.warning("session of %s in %s not brought back: %s", stored_session.name, instance.id, error)
                     continue
