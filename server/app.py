@@ -20,13 +20,16 @@ from protocol import messages as m
 from protocol.errors import Code
 from protocol.openrpc import document
 from server import rpc
-from server.host import Host, Limits, Session
+from server.host import Host, Limits, Lockout, Session
 from server.persist import Keeper
 from server.store import Store
 
 log = logging.getLogger(__name__)
 
 WEB_CLIENT = Path(__file__).resolve().parent.parent / "clients" / "web"
+
+MIN_AUTHOR_TOKEN = 16
+"""The shortest author token a server takes: the ones it makes are 32 characters."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,6 +64,30 @@ class Config:
     data: Path | None = None
     """The data directory: instances, sessions and saves live in its SQLite file and survive restarts.
     None keeps everything in memory (tests, `curveship tell`)."""
+    allowed_hosts: tuple[str, ...] = ()
+    """Host names (besides IP addresses and `localhost`) this server answers to on /rpc and /ws; any other
+    `Host` is refused (HTTP 403), so a page on another site cannot reach it by a name that resolves here (DNS
+    rebinding). `("*",)` answers to any."""
+    allowed_origins: tuple[str, ...] = ()
+    """Origins (`https://host:port`) whose pages may call /rpc and /ws besides the server's own; a request
+    with any other `Origin` is refused (HTTP 403). A request with none (a program, not a browser) is let in."""
+    trusted_proxies: tuple[str, ...] = ()
+    """Addresses of reverse proxies whose `X-Forwarded-For`, `-Proto` and `-Host` are believed: the caller's
+    address is then the one the proxy forwarded. Empty (the default): every such header is ignored, and a
+    request carrying one is never an author by address."""
+    token_failures: int = 20
+    """Wrong tokens (author or session) one address may show before it is locked out; one more is forgiven
+    every `token_failure_every` seconds. While locked out, every request with a token is refused (-32006)."""
+    token_failure_every: float = 6.0
+    clock: Callable[[], float] = time.monotonic
+    """The time, for rate limits and lockouts; tests step their own."""
+
+    def __post_init__(self) -> None:
+        if self.author_token is not None and len(self.author_token) < MIN_AUTHOR_TOKEN:
+            raise ValueError(
+                f"an author token must be at least {MIN_AUTHOR_TOKEN} characters (this one has "
+                f"{len(self.author_token)}): a short one can be guessed"
+            )
 
 
 CONFIG = web.AppKey("config", Config)
@@ -77,7 +104,8 @@ def create_app(config: Config | None = None) -> web.Application:
     app = web.Application(client_max_size=config.max_message * 4)
     app[CONFIG] = config
     limits = Limits(config.rate, config.burst, commands=config.max_commands, instances=config.max_instances)
-    app[HOST] = Host(author_token=config.author_token, limits=limits)
+    lockout = Lockout(config.token_failures, config.token_failure_every, clock=config.clock)
+    app[HOST] = Host(author_token=config.author_token, limits=limits, lockout=lockout, clock=config.clock)
     app[METHODS] = rpc.methods()
     app[SOCKETS] = set()
     app.router.add_post("/rpc", rpc_over_http)
@@ -189,6 +217,78 @@ async def browser_client(request: web.Request) -> web.StreamResponse:
 
 # -- who is calling ---------------------------------------------------------------------------------------------
 
+FORWARDING = ("X-Forwarded-For", "X-Forwarded-Host", "X-Forwarded-Proto", "Forwarded", "X-Real-IP")
+"""Headers a proxy adds: a request that carries one is never an author by its address."""
+
+
+def _via_trusted_proxy(request: web.Request) -> bool:
+    return bool(request.remote) and request.remote in request.app[CONFIG].trusted_proxies
+
+
+def caller_address(request: web.Request) -> str:
+    """Who is calling, for limits: the peer's address, or behind a trusted proxy the last address in its
+    `X-Forwarded-For` that is not itself a trusted proxy."""
+    remote = request.remote or ""
+    if not _via_trusted_proxy(request):
+        return remote
+    trusted = request.app[CONFIG].trusted_proxies
+    hops = [hop.strip() for hop in request.headers.get("X-Forwarded-For", "").split(",") if hop.strip()]
+    for hop in reversed(hops):
+        if hop not in trusted:
+            return hop
+    return remote
+
+
+def _host_and_scheme(request: web.Request) -> tuple[str, str]:
+    """The `Host` the caller asked for and the scheme it used (as a trusted proxy says, if there is one)."""
+    host, scheme = request.headers.get("Host", ""), request.scheme
+    if _via_trusted_proxy(request):
+        host = request.headers.get("X-Forwarded-Host", host).split(",")[0].strip()
+        scheme = request.headers.get("X-Forwarded-Proto", scheme).split(",")[0].strip()
+    return host.lower(), scheme.lower()
+
+
+def _host_name(host: str) -> str:
+    if host.startswith("["):
+        return host[1 : host.find("]")] if "]" in host else host
+    return host.rsplit(":", 1)[0] if host.count(":") == 1 else host
+
+
+def _is_address(name: str) -> bool:
+    try:
+        ipaddress.ip_address(name)
+    except ValueError:
+        return False
+    return True
+
+
+def _origin(scheme: str, host: str) -> str:
+    default = {"http": ":80", "https": ":443"}.get(scheme, "")
+    host = host.removesuffix(default) if default else host
+    return f"{scheme}://{host}"
+
+
+def refusal(request: web.Request) -> str | None:
+    """Why a request to /rpc or /ws must be refused as one a browser page on another site could have made,
+    or None. The `Host` must be an address, `localhost` or an allowed name (else a page whose own name
+    resolves to this machine could call it); an `Origin`, when there is one, must be this server's own (the
+    browser client it serves) or an allowed one. A request with no `Origin` is not a browser page's."""
+    config = request.app[CONFIG]
+    host, scheme = _host_and_scheme(request)
+    name = _host_name(host)
+    allowed = {allowed.lower() for allowed in config.allowed_hosts}
+    if not (name == "localhost" or _is_address(name) or name in allowed or "*" in allowed):
+        log.info("refused a request for Host %r (serve --allow-host %s answers to it)", host[:100], name[:100])
+        return f"this server does not answer to the name {name!r}"
+    origin = request.headers.get("Origin")
+    if origin is None:
+        return None
+    asked = origin.strip().lower().rstrip("/")
+    own = _origin("https" if scheme == "wss" else "http" if scheme == "ws" else scheme, host)
+    if asked == own or asked in {_origin(*o.lower().split("://", 1)) for o in config.allowed_origins if "://" in o}:
+        return None
+    return f"pages from {origin[:100]!r} may not call this server"
+
 
 def _bearer(request: web.Request) -> str | None:
     header = request.headers.get("Authorization", "")
@@ -197,13 +297,37 @@ def _bearer(request: web.Request) -> str | None:
 
 
 def _is_author(request: web.Request, token: str | None) -> bool:
+    """An author: the author token, or with `--author` a request from this machine that no browser page and
+    no proxy could have made for someone else (no `Origin`, no forwarding header)."""
     config, host = request.app[CONFIG], request.app[HOST]
-    if token is not None and token == host.author_token:
+    if host.is_author_token(token):
         return True
-    if config.author_on_loopback and request.remote:
-        with contextlib.suppress(ValueError):
-            return ipaddress.ip_address(request.remote).is_loopback
+    if not config.author_on_loopback or not request.remote:
+        return False
+    if "Origin" in request.headers or any(header in request.headers for header in FORWARDING):
+        return False
+    with contextlib.suppress(ValueError):
+        return ipaddress.ip_address(request.remote).is_loopback
     return False
+
+
+def _locked_out(request: web.Request, token: str | None, address: str) -> float:
+    """Seconds this address must wait before showing a token again (0: it may now); a token that names no
+    author and no session is counted as a wrong guess."""
+    host = request.app[HOST]
+    if token is None:
+        return 0.0
+    wait = host.lockout.locked(address)
+    if wait:
+        return wait
+    if not host.is_author_token(token) and not host.knows_token(token):
+        host.lockout.failed(address)
+    return 0.0
+
+
+def _locked_answer(wait: float) -> bytes:
+    why = f"too many wrong tokens from this address: try again in {wait:.0f} s"
+    return msgspec.json.encode(rpc.error_response(Code.RATE_LIMITED, why, {"retry_after": round(wait, 1)}))
 
 
 # -- POST /rpc ----------------------------------------------------------------------------------------------
@@ -211,12 +335,22 @@ def _is_author(request: web.Request, token: str | None) -> bool:
 
 async def rpc_over_http(request: web.Request) -> web.Response:
     config = request.app[CONFIG]
+    why = refusal(request)
+    if why is not None:
+        raise web.HTTPForbidden(text=why)
+    if request.content_type != "application/json":
+        # Anything else is what a page on another site may send without asking first (a "simple" request).
+        wrong = rpc.error_response(Code.INVALID_REQUEST, "send JSON-RPC as Content-Type: application/json")
+        return web.Response(status=415, body=msgspec.json.encode(wrong), content_type="application/json")
     body = await _read_limited(request, config.max_message)
     if body is None:
         too_large = rpc.error_response(Code.TOO_LARGE, f"a message may be at most {config.max_message} bytes")
         return web.Response(body=msgspec.json.encode(too_large), content_type="application/json")
     token = _bearer(request)
-    caller = rpc.Caller(request.app[HOST], token=token, author=_is_author(request, token), remote=request.remote or "")
+    address = caller_address(request)
+    if wait := _locked_out(request, token, address):
+        return web.Response(body=_locked_answer(wait), content_type="application/json")
+    caller = rpc.Caller(request.app[HOST], token=token, author=_is_author(request, token), remote=address)
     answer = await rpc.handle(body, caller, request.app[METHODS], config.max_batch)
     if answer is None:
         return web.Response(status=204)
@@ -290,6 +424,16 @@ class Outbox:
 
 async def rpc_over_websocket(request: web.Request) -> web.StreamResponse:
     config, sockets = request.app[CONFIG], request.app[SOCKETS]
+    why = refusal(request)
+    if why is not None:
+        raise web.HTTPForbidden(text=why)
+    token = _bearer(request)
+    address = caller_address(request)
+    if wait := _locked_out(request, token, address):
+        raise web.HTTPTooManyRequests(
+            text=f"too many wrong tokens from this address: try again in {wait:.0f} s",
+            headers={"Retry-After": str(max(1, round(wait)))},
+        )
     if len(sockets) >= config.max_connections:
         raise web.HTTPServiceUnavailable(text="too many connections; try again later")
     # aiohttp closes a socket whose frame passes max_msg_size (from the frame's header, before reading it):
@@ -298,13 +442,8 @@ async def rpc_over_websocket(request: web.Request) -> web.StreamResponse:
     await socket.prepare(request)
     sockets.add(socket)
     outbox = Outbox(socket, config.outbox)
-    token = _bearer(request)
     caller = rpc.Caller(
-        request.app[HOST],
-        token=token,
-        author=_is_author(request, token),
-        bind=_binder(outbox),
-        remote=request.remote or "",
+        request.app[HOST], token=token, author=_is_author(request, token), bind=_binder(outbox), remote=address
     )
     methods: dict[str, Callable[..., Awaitable[Result]]] = request.app[METHODS]
     try:

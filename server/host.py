@@ -101,6 +101,32 @@ class Bucket:
         return True
 
 
+class Lockout:
+    """Wrong tokens by address: each address may show `allowed` wrong ones at once, and one more each `every`
+    seconds after; past that it is locked out, so guessing an author's (or anyone's) token takes forever."""
+
+    def __init__(self, allowed: int = 20, every: float = 6.0, *, clock: Callable[[], float] = time.monotonic) -> None:
+        self.allowed = allowed
+        self.every = every
+        self.clock = clock
+        self._wrong: dict[str, tuple[float, float]] = {}
+        """address → (wrong tokens not yet forgiven, when that was counted)."""
+
+    def _level(self, address: str) -> float:
+        count, when = self._wrong.get(address, (0.0, 0.0))
+        return max(0.0, count - (self.clock() - when) / self.every)
+
+    def locked(self, address: str) -> float:
+        """Seconds until this address may show a token again; 0 when it may now."""
+        over = self._level(address) - self.allowed + 1
+        return over * self.every if over > 0 else 0.0
+
+    def failed(self, address: str) -> None:
+        if len(self._wrong) > 10_000:  # forget the forgiven rather than grow without bound
+            self._wrong = {a: v for a, v in self._wrong.items() if self._level(a) > 0}
+        self._wrong[address] = (self._level(address) + 1, self.clock())
+
+
 @dataclass(eq=False)
 class Session:
     """One player in one instance: its token, its actor, its name, and its Player (spin and discourse)."""
@@ -172,15 +198,32 @@ class Host:
     """Every live instance and session of one server. All I/O is the caller's; this holds the state."""
 
     def __init__(
-        self, *, author_token: str | None = None, limits: Limits | None = None, keeper: Keeper | None = None
+        self,
+        *,
+        author_token: str | None = None,
+        limits: Limits | None = None,
+        keeper: Keeper | None = None,
+        lockout: Lockout | None = None,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.limits = limits or Limits()
+        self.clock = clock
+        self.lockout = lockout or Lockout(clock=clock)
+        """Wrong tokens by address: too many, and that address may show none for a while."""
         self.keeper = keeper
         """Writes every change to the store before it is answered; None keeps instances in memory only."""
         self.instances: dict[str, Instance] = {}
         self.sessions: dict[str, Session] = {}
         self._callers: dict[str, Bucket] = {}
         self.author_token = author_token or secrets.token_urlsafe(24)
+
+    def is_author_token(self, token: str | None) -> bool:
+        """Whether `token` is the author token (compared in constant time: its length and bytes leak nothing)."""
+        return token is not None and secrets.compare_digest(token.encode(), self.author_token.encode())
+
+    def knows_token(self, token: str) -> bool:
+        """Whether `token` names a session, live or kept for an instance not loaded."""
+        return token in self.sessions or (self.keeper is not None and token in self.keeper.parked)
 
     # -- catalogue ----------------------------------------------------------------------------------
 
@@ -324,8 +367,18 @@ class Host:
             event = m.Presence(instance=instance.id, name=session.name, actor=session.actor, event="joined")
             self._tell_others(session, "presence", event)
 
-    async def resume(self, token: str) -> tuple[Session, m.ResumeResult]:
-        """The session of `token`, seated again if it was detached."""
+    async def resume(self, token: str, caller: str = "") -> tuple[Session, m.ResumeResult]:
+        """The session of `token`, seated again if it was detached. A token that names no session counts as a
+        wrong guess from `caller`; while it is locked out, none is tried."""
+        wait = self.lockout.locked(caller)
+        if wait:
+            raise RpcError(
+                Code.RATE_LIMITED,
+                f"too many wrong tokens from this address: try again in {wait:.0f} s",
+                {"retry_after": round(wait, 1)},
+            )
+        if not self.knows_token(token):
+            self.lockout.failed(caller)
         session = self.session(token)
         async with session.lock:
             await self.seat(session)

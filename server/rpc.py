@@ -150,7 +150,7 @@ async def _join(caller: Caller, params: m.JoinParams) -> m.Result:
 
 
 async def _resume(caller: Caller, params: m.ResumeParams) -> m.Result:
-    session, result = await caller.host.resume(params.token)
+    session, result = await caller.host.resume(params.token, caller.remote)
     if caller.bind is not None:
         caller.bind(session)
         caller.session = session
