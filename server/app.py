@@ -41,6 +41,9 @@ class Config:
     sixteen times this is not read at all: it is answered -32007 and the socket closed (1009)."""
     max_batch: int = 100
     """The most requests one batch may hold; a longer batch is answered with one -32007."""
+    max_answer: int = 1024 * 1024
+    """Bytes of answers one message may get: once a batch's answers pass it, its later members are not made
+    and are answered -32007 each."""
     max_connections: int = 1000
     """WebSockets open at once; more are refused (HTTP 503)."""
     outbox: int = 256
@@ -351,7 +354,7 @@ async def rpc_over_http(request: web.Request) -> web.Response:
     if wait := _locked_out(request, token, address):
         return web.Response(body=_locked_answer(wait), content_type="application/json")
     caller = rpc.Caller(request.app[HOST], token=token, author=_is_author(request, token), remote=address)
-    answer = await rpc.handle(body, caller, request.app[METHODS], config.max_batch)
+    answer = await rpc.handle(body, caller, request.app[METHODS], config.max_batch, config.max_answer)
     if answer is None:
         return web.Response(status=204)
     return web.Response(body=answer, content_type="application/json")
@@ -490,6 +493,6 @@ async def _answer(text: str, caller: rpc.Caller, methods: dict[str, Any], outbox
         outbox.put(msgspec.json.encode(rpc.error_response(Code.TOO_LARGE, f"a message may be at most {limit} bytes")))
         return
     caller.session = outbox.session
-    answer = await rpc.handle(text, caller, methods, config.max_batch)
+    answer = await rpc.handle(text, caller, methods, config.max_batch, config.max_answer)
     if answer is not None:
         outbox.put(answer)

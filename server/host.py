@@ -18,6 +18,8 @@ nobody took its actor meanwhile (else -32004). Long after, with still no connect
 from __future__ import annotations
 
 import asyncio
+import bisect
+import contextvars
 import functools
 import logging
 import secrets
@@ -66,6 +68,14 @@ REWOUND = {"undo": "took back the last turn", "restart": "began the story again"
 CREATE_COST = 10
 """What `create` takes from its caller's allowance, in requests: a new instance costs far more than a call."""
 
+WORK_PER_SECOND = 200.0
+"""Requests charged for each second of engine work a call does on the event loop (5 ms a request): at the
+default rate a session may have a tenth of the loop for itself, and no more, however costly its calls are
+(`actions` tries every command; `narrate` of a long story tells all of it)."""
+
+WORK: contextvars.ContextVar[list[float] | None] = contextvars.ContextVar("work", default=None)
+"""Seconds of engine work the call being handled has done so far, for it to be charged (see `_engine`)."""
+
 
 @dataclass(frozen=True, slots=True)
 class Limits:
@@ -83,22 +93,36 @@ class Limits:
 class Bucket:
     """A token bucket: full at first, refilled at `limits.rate` a second up to `limits.burst`."""
 
-    allowance: float = -1.0
-    checked: float = field(default_factory=time.monotonic)
+    clock: Callable[[], float] = time.monotonic
+    allowance: float | None = None
+    """What may be spent now, in requests; None: full (nothing spent yet). Below nothing after a costly call."""
+    checked: float = 0.0
+
+    def _refill(self, limits: Limits) -> float:
+        now = self.clock()
+        if self.allowance is None:
+            allowance = limits.burst
+        else:
+            allowance = min(limits.burst, self.allowance + (now - self.checked) * limits.rate)
+        self.checked = now
+        return allowance
 
     def admit(self, limits: Limits, cost: float = 1) -> bool:
         """Whether `cost` more requests fit the limits now (all or none are taken). A cost above the burst
         is taken as the whole burst, so anything allowed at all can be done, if slowly."""
-        now = time.monotonic()
-        if self.allowance < 0:
-            self.allowance = limits.burst
-        self.allowance = min(limits.burst, self.allowance + (now - self.checked) * limits.rate)
-        self.checked = now
+        allowance = self._refill(limits)
         cost = min(cost, limits.burst)
-        if self.allowance < cost:
+        if allowance < cost:
+            self.allowance = allowance
             return False
-        self.allowance -= cost
+        self.allowance = allowance - cost
         return True
+
+    def charge(self, limits: Limits, cost: float) -> None:
+        """Take `cost` more after the fact (work done, bytes answered): the allowance may go below nothing,
+        and the next requests wait until it refills; never further than ten bursts below, so one costly
+        call does not shut its caller out for good."""
+        self.allowance = max(-10 * limits.burst, self._refill(limits) - cost)
 
 
 class Lockout:
@@ -254,8 +278,17 @@ class Host:
             found.append(m.SpinInfo(name=name, summary=spin.summary, spin=dict(spin.overrides)))
         return m.SpinsResult(spins=found)
 
-    def list_instances(self) -> m.InstancesResult:
-        return m.InstancesResult(instances=[instance.info() for instance in self.instances.values()])
+    def list_instances(self, params: m.InstancesParams | None = None) -> m.InstancesResult:
+        """A page of the live instances, in the order of their ids (so a page goes on where the last ended,
+        whatever was created or retired meanwhile)."""
+        params = params or m.InstancesParams()
+        ids = sorted(self.instances)
+        start = bisect.bisect_right(ids, params.after) if params.after is not None else 0
+        page = ids[start : start + params.limit]
+        more = start + params.limit < len(ids)
+        return m.InstancesResult(
+            instances=[self.instances[id_].info() for id_ in page], next=page[-1] if more and page else None
+        )
 
     # -- instances and sessions -----------------------------------------------------------------------
 
@@ -302,9 +335,21 @@ class Host:
         `join`… are limited too, or anyone could fill the server with instances."""
         if len(self._callers) > 10_000:
             self._callers.clear()  # forget old callers rather than grow without bound
+        return self._callers.setdefault(caller, Bucket(self.clock)).admit(self._shared, cost)
+
+    def charge(self, session: Session | None, caller: str, cost: float) -> None:
+        """Take `cost` more after the fact from the session (or, without one, the address) that made a call."""
+        if cost <= 0:
+            return
+        if session is not None:
+            session.bucket.charge(self.limits, cost)
+        else:
+            self._callers.setdefault(caller, Bucket(self.clock)).charge(self._shared, cost)
+
+    @property
+    def _shared(self) -> Limits:
         # One address may stand for many people (a household, a lab): it gets ten sessions' worth.
-        shared = Limits(rate=self.limits.rate * 10, burst=self.limits.burst * 10)
-        return self._callers.setdefault(caller, Bucket()).admit(shared, cost)
+        return Limits(rate=self.limits.rate * 10, burst=self.limits.burst * 10)
 
     def weigh(self, text: str) -> int:
         """The commands in a line, as the player's own pipeline splits it: each is a turn, and each is charged
@@ -625,7 +670,7 @@ class Host:
     async def actions(self, session: Session) -> m.ActionsResult:
         async with session.instance.lock:
             story = session.instance.story
-            commands = [] if story.ended else story.possible_commands(session.actor)
+            commands = [] if story.ended else _engine(lambda: story.possible_commands(session.actor))
         return m.ActionsResult(commands=commands)
 
     async def state(self, session: Session) -> m.StateResult:
@@ -824,8 +869,10 @@ def _new_id(taken: dict[str, Any]) -> str:
 
 
 def _engine(work: Callable[[], Any], field_name: str | None = None) -> Any:
-    """Run engine work, turning its errors into the protocol's: the message says what was wrong."""
+    """Run engine work, turning its errors into the protocol's: the message says what was wrong. Its time is
+    added to the call's WORK, to be charged to the caller."""
     data = {"field": field_name} if field_name else None
+    started = time.thread_time()  # this thread's own time: a machine busy elsewhere is not charged
     try:
         return work()
     except PathRefused as error:
@@ -840,3 +887,7 @@ def _engine(work: Callable[[], Any], field_name: str | None = None) -> Any:
         raise RpcError(Code.INVALID_PARAMS, str(error), {"field": field_name or "spin", "reason": str(error)}) from None
     except EngineError as error:
         raise RpcError(Code.INVALID_PARAMS, str(error), data) from None
+    finally:
+        spent = WORK.get()
+        if spent is not None:
+            spent[0] += time.thread_time() - started

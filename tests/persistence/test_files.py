@@ -177,7 +177,7 @@ async def test_a_second_server_on_the_same_directory_is_refused(tmp_path: Path, 
     data = tmp_path / "data"
     first = servers(data)
     instance = (await (await connect(http, first.url, "http")).call("instances"))["result"]
-    assert instance == {"instances": []}
+    assert instance["instances"] == []
     before = _files(data)
     second = Process(data)
     assert second.exit_code() != 0

@@ -19,7 +19,7 @@ CONTRACT: dict[str, tuple[set[str], set[str]]] = {
     "worlds": (set(), {"worlds"}),
     "spins": (set(), {"spins"}),
     "create": ({"world", "seed", "spin"}, {"instance"}),
-    "instances": (set(), {"instances"}),
+    "instances": ({"after", "limit"}, {"instances"}),
     "join": ({"instance", "actor", "name", "spin"}, {"token", "instance", "actor", "turn", "text", "blocks"}),
     "resume": ({"token"}, {"instance", "actor", "turn"}),
     "leave": (set(), set()),
@@ -48,8 +48,9 @@ def assert_reply(reply: dict[str, Any]) -> None:
     assert reply["text"] == "\n\n".join(block["text"] for block in reply["blocks"])
 
 
-EXTENSIONS = {"state": {"room_name"}}
-"""Optional result fields beyond PROTOCOL.md, for clients that want them (the room as the story heads it)."""
+EXTENSIONS = {"state": {"room_name"}, "instances": {"next"}}
+"""Optional result fields beyond PROTOCOL.md, for clients that want them (the room as the story heads it; the
+next page of instances)."""
 
 
 def listing_of(node: dict[str, Any], depth: int = 0) -> list[str]:

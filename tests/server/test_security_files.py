@@ -20,14 +20,17 @@ NOTICEABLE = 2.0
 """Seconds an innocent client may wait during an attack before a person would call the server stuck."""
 
 
-async def innocent(server: Server) -> float:
-    """How long a bystander waits for an answer (a fresh instance's state), in seconds; fails if it takes longer
-    than a person would wait."""
+async def innocent(server: Server, bystander: Client | None = None) -> float:
+    """How long a bystander waits for an answer, in seconds (a turn, or a fresh instance and its state); fails
+    if it takes longer than a person would wait."""
     started = time.perf_counter()
     async with asyncio.timeout(NOTICEABLE):
-        player = Http(server)
-        await player.play("cloak")
-        await player.ok("state")
+        if bystander is not None:
+            await bystander.ok("command", text="look")
+        else:
+            player = Http(server)
+            await player.play("cloak")
+            await player.ok("state")
     return time.perf_counter() - started
 
 
