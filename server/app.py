@@ -20,6 +20,7 @@ from protocol import messages as m
 from protocol.errors import Code
 from protocol.openrpc import document
 from server import rpc
+from server.connections import RESERVED_DESCRIPTORS, Guard, GuardedSite, raise_descriptor_limit
 from server.host import Host, Limits, Lockout, Session
 from server.persist import Keeper
 from server.store import Store
@@ -46,6 +47,19 @@ class Config:
     and are answered -32007 each."""
     max_connections: int = 1000
     """WebSockets open at once; more are refused (HTTP 503)."""
+    sockets_per_address: int = 100
+    """WebSockets open at once from one address; more are refused (HTTP 429), so one caller cannot take all."""
+    socket_idle: float = 300.0
+    """Seconds a WebSocket bound to no session may go without a message before it is closed (1008)."""
+    connections_per_address: int = 128
+    """TCP connections open at once from one address (any kind); more are closed at once, unread. Applies
+    where the server listens through `listen` (`curveship serve`, play and tell)."""
+    max_tcp: int = 4096
+    """TCP connections open at once in all; lowered, if need be, to what the open-file limit allows."""
+    header_timeout: float = 10.0
+    """Seconds a new connection has to send a whole request head; slower ones are closed (slowloris)."""
+    idle_timeout: float = 60.0
+    """Seconds a kept-alive connection may wait between requests before it is closed."""
     outbox: int = 256
     """Messages queued for one socket; a client that falls this far behind is disconnected (it may resume)."""
     author_on_loopback: bool = False
@@ -97,6 +111,8 @@ CONFIG = web.AppKey("config", Config)
 HOST = web.AppKey("host", Host)
 METHODS = web.AppKey("methods", dict)
 SOCKETS = web.AppKey("sockets", set[web.WebSocketResponse])
+BY_ADDRESS = web.AppKey("sockets by address", dict[str, int])
+GUARD = web.AppKey("guard", Guard)
 
 
 def create_app(config: Config | None = None) -> web.Application:
@@ -111,6 +127,14 @@ def create_app(config: Config | None = None) -> web.Application:
     app[HOST] = Host(author_token=config.author_token, limits=limits, lockout=lockout, clock=config.clock)
     app[METHODS] = rpc.methods()
     app[SOCKETS] = set()
+    app[BY_ADDRESS] = {}
+    app[GUARD] = Guard(
+        per_address=config.connections_per_address,
+        total=config.max_tcp,
+        header_timeout=config.header_timeout,
+        idle_timeout=config.idle_timeout,
+    )
+    app.middlewares.append(_timed)
     app.router.add_post("/rpc", rpc_over_http)
     app.router.add_get("/ws", rpc_over_websocket)
     app.router.add_get("/openrpc.json", openrpc)
@@ -125,6 +149,43 @@ def create_app(config: Config | None = None) -> web.Application:
         app.cleanup_ctx.append(_kept_in(config.data))
     app.cleanup_ctx.append(_sweeping(config))  # after the store opens, and stopped before it closes
     return app
+
+
+@web.middleware
+async def _timed(request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]) -> Any:
+    """While a request is handled its connection is not timed by the guard; once answered, it may idle."""
+    guard, transport = request.app[GUARD], request.transport
+    guard.busy(transport)
+    try:
+        return await handler(request)
+    finally:
+        guard.idle(transport)
+
+
+@contextlib.asynccontextmanager
+async def listen(app: web.Application, host: str, port: int, **runner: Any) -> AsyncIterator[str]:
+    """Serve `app` on host:port (0: any free port) through its connection guard until the block ends; yields
+    the URL. The open-file limit is raised first, and the connection caps lowered to fit what it allows."""
+    config, guard = app[CONFIG], app[GUARD]
+    limit = raise_descriptor_limit()
+    room = max(16, limit - RESERVED_DESCRIPTORS)
+    if room < config.max_tcp:
+        log.warning(
+            "the open-file limit (%d) allows %d connections, not %d: raise it (ulimit -n) to serve more",
+            limit,
+            room,
+            config.max_tcp,
+        )
+        guard.total = room
+    running = web.AppRunner(app, access_log=None, **runner)
+    await running.setup()
+    try:
+        site = GuardedSite(running, host, port, guard)
+        await site.start()
+        bound = running.addresses[0][1]
+        yield f"http://{f'[{host}]' if ':' in host else host}:{bound}"
+    finally:
+        await running.cleanup()
 
 
 def _sweeping(config: Config) -> Callable[[web.Application], AsyncIterator[None]]:
@@ -439,6 +500,9 @@ async def rpc_over_websocket(request: web.Request) -> web.StreamResponse:
         )
     if len(sockets) >= config.max_connections:
         raise web.HTTPServiceUnavailable(text="too many connections; try again later")
+    by_address = request.app[BY_ADDRESS]
+    if by_address.get(address, 0) >= config.sockets_per_address:
+        raise web.HTTPTooManyRequests(text=f"at most {config.sockets_per_address} WebSockets from one address")
     # aiohttp closes a socket whose frame passes max_msg_size (from the frame's header, before reading it):
     # keep that well above our limit, so an oversize message is answered -32007 and the socket lives on.
     socket = _Socket(config.max_message)
@@ -449,16 +513,29 @@ async def rpc_over_websocket(request: web.Request) -> web.StreamResponse:
         request.app[HOST], token=token, author=_is_author(request, token), bind=_binder(outbox), remote=address
     )
     methods: dict[str, Callable[..., Awaitable[Result]]] = request.app[METHODS]
+    by_address[address] = by_address.get(address, 0) + 1
     try:
-        async for frame in socket:
+        while True:
+            try:
+                # A socket bound to a session may be quiet as long as its player thinks; one bound to none
+                # is only holding a place.
+                frame = await socket.receive(timeout=None if outbox.session is not None else config.socket_idle)
+            except TimeoutError:
+                await socket.close(code=WSCloseCode.POLICY_VIOLATION, message=b"idle: no session, no message")
+                break
             if frame.type == WSMsgType.TEXT:
                 await _answer(frame.data, caller, methods, outbox, config)
             elif frame.type == WSMsgType.BINARY:
                 outbox.put(msgspec.json.encode(rpc.error_response(Code.PARSE_ERROR, "send JSON-RPC as text frames")))
-            elif frame.type == WSMsgType.ERROR:
+            elif frame.type in (WSMsgType.ERROR, WSMsgType.CLOSE, WSMsgType.CLOSING, WSMsgType.CLOSED):
                 break
     finally:
         sockets.discard(socket)
+        left = by_address.get(address, 1) - 1
+        if left:
+            by_address[address] = left
+        else:
+            by_address.pop(address, None)
         await outbox.close()
     return socket
 
