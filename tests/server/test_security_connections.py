@@ -100,7 +100,7 @@ async def test_one_address_cannot_take_every_connection(listening: Listen) -> No
 
 
 async def test_idle_kept_alive_connections_are_closed(listening: Listen) -> None:
-    url, app = await listening(idle_timeout=0.3)
+    url, _ = await listening(idle_timeout=0.3)
     (reader, writer), *_ = await opened(url, 1, b"GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
     assert b"200" in await reader.readline()
     assert await closed_by_server(reader, 5.0), "the kept-alive connection was closed once idle"
