@@ -73,6 +73,13 @@ class Config:
     """The most commands one `command` line may hold (-32602 beyond)."""
     max_instances: int = 1000
     """The most instances this server holds; `create` beyond is answered -32006."""
+    instances_per_address: int = 20
+    """The most live instances one address may have made (authors' do not count); -32006 beyond."""
+    instance_idle: float = 7 * 24 * 3600.0
+    """Seconds an instance nobody plays (no session, seated or away) may go unchanged before it is retired:
+    deleted, with its log and saves. Instances an author made are kept."""
+    max_saves: int = 20
+    """The most saves one instance keeps; a new name beyond is refused (-32006); a name used is overwritten."""
     detach_after: float = 120.0
     """Seconds a session may go with no connection (no socket, no request) before it is detached: the others
     hear it left, its actor goes back to its script, and `resume` (or any call for it) seats it again."""
@@ -122,7 +129,14 @@ def create_app(config: Config | None = None) -> web.Application:
     # answered -32007 in JSON-RPC rather than cut off with a bare HTTP 413.
     app = web.Application(client_max_size=config.max_message * 4)
     app[CONFIG] = config
-    limits = Limits(config.rate, config.burst, commands=config.max_commands, instances=config.max_instances)
+    limits = Limits(
+        config.rate,
+        config.burst,
+        commands=config.max_commands,
+        instances=config.max_instances,
+        per_address=config.instances_per_address,
+        saves=config.max_saves,
+    )
     lockout = Lockout(config.token_failures, config.token_failure_every, clock=config.clock)
     app[HOST] = Host(author_token=config.author_token, limits=limits, lockout=lockout, clock=config.clock)
     app[METHODS] = rpc.methods()
@@ -191,7 +205,7 @@ async def listen(app: web.Application, host: str, port: int, **runner: Any) -> A
 def _sweeping(config: Config) -> Callable[[web.Application], AsyncIterator[None]]:
     """While serving, now and then detach the sessions that have had no connection for a while, and let go
     of those long idle."""
-    every = min(60.0, config.detach_after / 4, config.session_idle / 4)
+    every = min(60.0, config.detach_after / 4, config.session_idle / 4, config.instance_idle / 4)
 
     async def expiring(app: web.Application) -> AsyncIterator[None]:
         async def sweep() -> None:
@@ -203,6 +217,8 @@ def _sweeping(config: Config) -> Callable[[web.Application], AsyncIterator[None]
                         log.info("session of %s (%s) detached: no connection", session.name, session.actor)
                     for session in await host.expire(config.session_idle):
                         log.info("session of %s (%s) expired", session.name, session.actor)
+                    for instance in await host.retire_idle(config.instance_idle):
+                        log.info("instance %s (%s) retired: nobody played it for a while", instance.id, instance.world)
                 except Exception:  # the next sweep tries again; serving goes on
                     log.exception("sweeping sessions failed")
 

@@ -87,6 +87,10 @@ class Limits:
     burst: float = 60.0
     commands: int = 16
     instances: int = 1000
+    per_address: int = 20
+    """The most live instances made from one address (authors' aside)."""
+    saves: int = 20
+    """The most saves one instance keeps; a new name beyond is refused (a name already used is overwritten)."""
 
 
 @dataclass(eq=False)
@@ -207,6 +211,12 @@ class Instance:
     """Held by each call that reads or changes the story."""
     turns: asyncio.Lock = field(default_factory=asyncio.Lock)
     """Held by one message of its sessions at a time (taken by the dispatcher, which sees whole batches)."""
+    creator: str = ""
+    """The address it was made from, for the quota per address."""
+    kept: bool = False
+    """Made by an author: never retired for being idle."""
+    active: float = field(default_factory=time.monotonic)
+    """When it last changed, or last had a session seated (host clock)."""
 
     def player_of(self, actor: str) -> Session | None:
         return next((s for s in self.sessions.values() if s.actor == actor), None)
@@ -237,6 +247,9 @@ class Host:
         self.keeper = keeper
         """Writes every change to the store before it is answered; None keeps instances in memory only."""
         self.instances: dict[str, Instance] = {}
+        self._making: dict[str, str] = {}
+        """Ids of instances being made (their creation awaits the store) → the address making each: counted
+        against the limits with the live ones, so concurrent creates cannot overshoot them."""
         self.sessions: dict[str, Session] = {}
         self._callers: dict[str, Bucket] = {}
         self.author_token = author_token or secrets.token_urlsafe(24)
@@ -292,14 +305,40 @@ class Host:
 
     # -- instances and sessions -----------------------------------------------------------------------
 
-    async def create(self, params: m.CreateParams, *, author: bool = False) -> m.CreateResult:
-        if len(self.instances) >= self.limits.instances:
+    async def create(self, params: m.CreateParams, *, author: bool = False, caller: str = "") -> m.CreateResult:
+        """A new instance. The limits (in all, and per address for all but authors) are checked and its place
+        taken before anything is awaited, so creates at once cannot pass them."""
+        taken = {**self.instances, **self._making, **(self.keeper.stale if self.keeper else {})}  # stale ids too
+        instance_id = _new_id(taken)
+        self._check_room(author, caller)
+        self._making[instance_id] = caller
+        try:
+            return await self._create(instance_id, params, author, caller)
+        finally:
+            del self._making[instance_id]
+
+    def _check_room(self, author: bool, caller: str) -> None:
+        if len(self.instances) + len(self._making) >= self.limits.instances:
             most = self.limits.instances
             raise RpcError(
                 Code.RATE_LIMITED,
                 f"this server holds as many instances as it may ({most}): join one of them (see `instances`)",
                 {"limit": "instances", "max": most},
             )
+        if author:
+            return
+        mine = sum(1 for i in self.instances.values() if i.creator == caller and not i.kept)
+        mine += sum(1 for making in self._making.values() if making == caller)
+        if mine >= self.limits.per_address:
+            most = self.limits.per_address
+            raise RpcError(
+                Code.RATE_LIMITED,
+                f"this address has made as many live instances as one may ({most}): join one, or wait for an "
+                "idle one to be retired",
+                {"limit": "instances_per_address", "max": most},
+            )
+
+    async def _create(self, instance_id: str, params: m.CreateParams, author: bool, caller: str) -> m.CreateResult:
         # A world named by path is a Python file run on this machine: only an author may have one run.
         definition = _engine(lambda: load_world(params.world, allow_paths=author), field_name="world")
         library = await reading_spins(params.spin, author)
@@ -310,9 +349,16 @@ class Host:
             story.spin = _engine(lambda: spun(story.spin, asked, story, library), field_name="spin")
             _engine(lambda: story.check_spin(story.spin), field_name="spin")
         if not definition.interactive:
-            story.run_to_end()
-        taken = {**self.instances, **(self.keeper.stale if self.keeper else {})}  # a stale id is still taken
-        instance = Instance(id=_new_id(taken), world=params.world, seed=seed, story=story)
+            _engine(story.run_to_end)
+        instance = Instance(
+            id=instance_id,
+            world=params.world,
+            seed=seed,
+            story=story,
+            creator=caller,
+            kept=author,
+            active=self.clock(),
+        )
         if self.keeper is not None:
             async with instance.lock:
                 await self.keeper.created(instance, spin_settings(story.spin))
@@ -440,10 +486,30 @@ class Host:
             await self.leave(session)
         return stale
 
+    async def retire_idle(self, idle: float) -> list[Instance]:
+        """Retire the instances nobody plays (no session, seated or away) that have not changed for `idle`
+        seconds, unless an author made them: they go from the server and from its store, and their ids are
+        unknown from then on. What makes an instance idle is written in docs/security.md."""
+        now = self.clock()
+        idle_ones = [
+            i
+            for i in self.instances.values()
+            if not i.kept and not i.sessions and not i.away and not i.lock.locked() and now - i.active > idle
+        ]
+        for instance in idle_ones:
+            async with instance.lock:
+                if instance.sessions or instance.away or self.instances.get(instance.id) is not instance:
+                    continue
+                del self.instances[instance.id]
+                if self.keeper is not None:
+                    await self.keeper.retired(instance)
+        return idle_ones
+
     async def _kept(self, instance: Instance, gone: tuple[str, ...] = ()) -> None:
         """Write what changed in `instance` to the store, if there is one, before anything is answered. If it
         cannot be written (a full or failing disk), the change must not be seen as made: the instance is taken
         out of service, and after a restart it is back as it was last stored."""
+        instance.active = self.clock()
         if self.keeper is None:
             return
         try:
@@ -545,6 +611,8 @@ class Host:
             shared = None
             for part in split_commands(text) or [text]:
                 found = session.player.directives.match(part)
+                if found is not None and found[0].name == "save":
+                    self._check_save(instance, found[1].group(1) or "default")  # as the directive names it
                 if found is not None and found[0].name in SHARED:
                     self._check_alone(session, found[0].name)
                     shared = found[0].name
@@ -650,9 +718,24 @@ class Host:
             self._tell_rewound(session, directive, where)
             return self._reply(instance, telling)
 
+    def _check_save(self, instance: Instance, name: str) -> None:
+        """A new save beyond the most an instance keeps is refused: each holds the whole log, so saves without
+        end would fill the disk and slow every restart."""
+        saves = instance.story.saves
+        if name in saves or len(saves) < self.limits.saves:
+            return
+        most = self.limits.saves
+        raise RpcError(
+            Code.RATE_LIMITED,
+            f"this story keeps at most {most} saves, and has them all: save under a name already used "
+            f"({', '.join(sorted(saves)[:5])}…) to replace it",
+            {"limit": "saves", "max": most},
+        )
+
     async def save(self, session: Session, name: str) -> m.SaveResult:
         instance = session.instance
         async with instance.lock:
+            self._check_save(instance, name)
             instance.story.save(name)
             await self._kept(instance)
             return m.SaveResult(name=name, turn=instance.story.turn)

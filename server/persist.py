@@ -27,6 +27,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -151,10 +152,25 @@ class Keeper:
 
     async def created(self, instance: Instance, spin: dict[str, Any]) -> None:
         source = world_source(instance.world)
-        stored = StoredInstance(instance.id, instance.world, fingerprint(source), instance.seed, spin, 0, False)
+        stored = StoredInstance(
+            instance.id,
+            instance.world,
+            fingerprint(source),
+            instance.seed,
+            spin,
+            0,
+            False,
+            creator=instance.creator,
+            kept=instance.kept,
+        )
         await self._write(lambda: self.store.add_instance(stored))
         self.kept[instance.id] = Kept()
         await self.changed(instance)
+
+    async def retired(self, instance: Instance) -> None:
+        """An idle instance retired: gone from the store, with its log, sessions, saves and snapshot."""
+        await self._write(lambda: self.store.delete_instance(instance.id))
+        self.kept.pop(instance.id, None)
 
     async def changed(self, instance: Instance, gone: tuple[str, ...] = ()) -> None:
         """Record everything about `instance` that changed since the last time, in one transaction. The
@@ -242,7 +258,15 @@ class Keeper:
                         log.exception("instance %s (%s) not brought back", stored.id, stored.world)
                     self.stale[stored.id] = Stale(stored.id, stored.world, reason)
                     continue
-                host.instances[stored.id] = Instance(id=stored.id, world=stored.world, seed=stored.seed, story=story)
+                host.instances[stored.id] = Instance(
+                    id=stored.id,
+                    world=stored.world,
+                    seed=stored.seed,
+                    story=story,
+                    creator=stored.creator,
+                    kept=stored.kept,
+                    active=_since(host.clock(), stored.active),
+                )
             for stored_session in self.store.sessions():
                 instance = host.instances.get(stored_session.instance)
                 if instance is None:  # its instance is not loaded: the session is kept in the store for when it is
@@ -272,6 +296,7 @@ class Keeper:
                     stored_session.author,
                     player,
                     detached=stored_session.detached,
+                    seen=_since(time.monotonic(), stored_session.seen),
                 )
                 # A detached session stays away (its actor was let go, as the log says) until it is resumed.
                 seats = instance.away if session.detached else instance.sessions
@@ -289,7 +314,12 @@ class Keeper:
             definitions[key] = load_world(stored.world)
         definition = definitions[key]
         entries = [_logged(entry) for entry in self.store.log(stored.id)]
-        saves = {name: tuple(_logged(e) for e in log) for name, log in self.store.saves(stored.id).items()}
+        # A save is most often a stretch of the log as it stands: its entries are the log's own, not copies.
+        pool = {_entry(entry): entry for entry in entries}
+        saves = {
+            name: tuple(pool.get(tuple(e)) or _logged(e) for e in log)  # type: ignore[arg-type]
+            for name, log in self.store.saves(stored.id).items()
+        }
         snapshot = self.store.snapshot(stored.id)
         story, start = None, 0
         if snapshot is not None:
@@ -316,6 +346,12 @@ class Keeper:
         self.kept[stored.id] = Kept(snapshot_at=start, unusable=snapshot is not None and not start, saves=dict(saves))
         self.restored[stored.id] = Restored(snapshot=start, replayed=len(entries) - start)
         return story
+
+
+def _since(now: float, then: float) -> float:
+    """A wall-clock time stored (seconds since the epoch; 0: not known) on a monotonic clock reading `now`:
+    idle clocks go on across a restart rather than starting again."""
+    return now - max(0.0, time.time() - then) if then else now
 
 
 def _settle(future: asyncio.Future[Any], ok: bool, value: Any) -> None:
@@ -359,4 +395,5 @@ def _stored(session: Session) -> StoredSession:
         spin=msgspec.to_builtins(player.spin),
         mentioned=sorted(player.discourse.mentioned),
         detached=session.detached,
+        seen=time.time() - max(0.0, time.monotonic() - session.seen),
     )

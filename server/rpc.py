@@ -176,7 +176,7 @@ def methods() -> dict[str, Callable[..., Awaitable[Result]]]:
     table: dict[str, Handler] = {
         "worlds": lambda c, p: _now(c.host.worlds()),
         "spins": lambda c, p: _now(c.host.spins()),
-        "create": lambda c, p: c.host.create(p, author=c.author),
+        "create": lambda c, p: c.host.create(p, author=c.author, caller=c.remote),
         "instances": lambda c, p: _now(c.host.list_instances(p)),
         "join": _join,
         "resume": _resume,
