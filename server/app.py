@@ -13,7 +13,8 @@ from pathlib import Path
 from typing import Any
 
 import msgspec
-from aiohttp import WSCloseCode, WSMsgType, web
+from aiohttp import WebSocketError, WSCloseCode, WSMsgType, web
+from aiohttp.web_protocol import RequestPayloadError
 from jsonrpcserver import Result
 
 from protocol import messages as m
@@ -422,7 +423,15 @@ async def rpc_over_http(request: web.Request) -> web.Response:
         # Anything else is what a page on another site may send without asking first (a "simple" request).
         wrong = rpc.error_response(Code.INVALID_REQUEST, "send JSON-RPC as Content-Type: application/json")
         return web.Response(status=415, body=msgspec.json.encode(wrong), content_type="application/json")
-    body = await _read_limited(request, config.max_message)
+    try:
+        body = await _read_limited(request, config.max_message)
+    except RequestPayloadError as error:
+        encoding = request.headers.get("Content-Encoding", "")[:20]
+        unread = rpc.error_response(Code.PARSE_ERROR, f"the body is not the {encoding} it is said to be: {error}")
+        request.content.feed_eof()  # nothing more of it is read, not even to linger (which would raise again)
+        refused = web.Response(status=400, body=msgspec.json.encode(unread), content_type="application/json")
+        refused.force_close()  # where this body ends and another request begins cannot be told
+        return refused
     if body is None:
         too_large = rpc.error_response(Code.TOO_LARGE, f"a message may be at most {config.max_message} bytes")
         return web.Response(body=msgspec.json.encode(too_large), content_type="application/json")
@@ -564,6 +573,15 @@ class _Socket(web.WebSocketResponse):
         super().__init__(max_msg_size=limit * 16, heartbeat=30.0)
         self.limit = limit
 
+    def _post_start(self, request: web.BaseRequest, protocol: str | None, writer: Any) -> None:
+        # aiohttp reads a client's frames whether masked or not; RFC 6455 (5.1) has the server close the
+        # connection on an unmasked one. Its reader is put behind one that checks each frame's mask bit.
+        super()._post_start(request, protocol, writer)
+        reader, queue = self._parser, self._reader  # aiohttp's own, made just now by super()
+        assert reader is not None and queue is not None
+        # set_parser takes one parser once: the one super() set is replaced where the protocol keeps it.
+        request.protocol._payload_parser = _MaskChecked(reader, queue)
+
     async def close(self, *, code: int = WSCloseCode.OK, message: bytes = b"", drain: bool = True) -> bool:
         if code == WSCloseCode.MESSAGE_TOO_BIG and not self.closed:
             why = f"a message may be at most {self.limit} bytes; a frame over {self.limit * 16} closes the socket"
@@ -571,6 +589,50 @@ class _Socket(web.WebSocketResponse):
                 await self.send_str(msgspec.json.encode(rpc.error_response(Code.TOO_LARGE, why)).decode())
             message = message or b"message too large"
         return await super().close(code=code, message=message, drain=drain)
+
+
+class _MaskChecked:
+    """A WebSocket frame parser in front of aiohttp's: follows the frames' boundaries (headers read, payloads
+    skipped) and, at the first frame without a mask, stops feeding the reader and fails its queue with a
+    protocol error, which closes the socket with 1002."""
+
+    def __init__(self, inner: Any, queue: Any) -> None:
+        self.inner = inner
+        self.queue = queue
+        self.head = bytearray()
+        self.skip = 0
+        self.failed = False
+
+    def feed_eof(self) -> None:
+        self.inner.feed_eof()
+
+    def feed_data(self, data: bytes | bytearray | memoryview) -> tuple[bool, bytes]:
+        if self.failed:
+            return False, b""
+        view, at = memoryview(data), 0
+        while at < len(view):
+            if self.skip:
+                step = min(self.skip, len(view) - at)
+                self.skip -= step
+                at += step
+                continue
+            self.head.append(view[at])
+            at += 1
+            if len(self.head) < 2:
+                continue
+            masked, length = self.head[1] & 0x80, self.head[1] & 0x7F
+            extended = 2 if length == 126 else 8 if length == 127 else 0
+            if len(self.head) < 2 + extended + (4 if masked else 0):
+                continue
+            if not masked:
+                self.failed = True
+                self.queue.set_exception(WebSocketError(WSCloseCode.PROTOCOL_ERROR, "client frames must be masked"))
+                return False, b""
+            if extended:
+                length = int.from_bytes(self.head[2 : 2 + extended], "big")
+            self.skip = length
+            self.head.clear()
+        return self.inner.feed_data(data)  # type: ignore[no-any-return]
 
 
 def _binder(outbox: Outbox) -> Callable[[Session], None]:

@@ -71,7 +71,7 @@ def _method(name: str, run: Handler) -> Callable[..., Awaitable[Result]]:
     """Wrap a host call as a jsonrpcserver method: decode params, find the session, encode the result."""
     spec = BY_NAME[name]
 
-    async def call(caller: Caller, *positional: Any, **named: Any) -> Result:
+    async def call(caller: Caller, /, *positional: Any, **named: Any) -> Result:
         try:
             if positional:
                 reason = "params must be an object of named values, not an array"
@@ -199,7 +199,7 @@ def methods() -> dict[str, Callable[..., Awaitable[Result]]]:
     return wrapped
 
 
-async def _discover_method(caller: Caller, *positional: Any, **named: Any) -> Result:
+async def _discover_method(caller: Caller, /, *positional: Any, **named: Any) -> Result:
     if not caller.host.admit(caller.remote):
         return Error(int(Code.RATE_LIMITED), "too many requests: slow down")
     return Success(document())
@@ -285,8 +285,10 @@ async def _one(
         context=caller,
         deserializer=lambda _: member,  # decoded already; jsonrpcserver still checks the request's shape
     )
-    if isinstance(answer, dict) and "error" in answer and answer["error"]["code"] in (-32603, -32000):
+    if isinstance(answer, dict) and "error" in answer and answer["error"]["code"] == -32000:
         # Whatever failed inside is in the log; the wire never carries an exception's text. jsonrpcserver's
-        # own failures (-32000, "Server error") are not in the contract: to a client they are internal errors.
+        # own failures (-32000, "Server error", the exception's text as data) are not in the contract: to a
+        # client they are internal errors. Our own -32603s are bare, or say in a sentence of ours what became
+        # of the change (a store that could not take it), and go as they are.
         answer["error"] = RpcError(Code.INTERNAL_ERROR).to_wire()
     return answer  # type: ignore[return-value]

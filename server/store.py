@@ -154,14 +154,27 @@ class Store:
 
     def __init__(self, directory: Path) -> None:
         self.path = directory / "curveship.sqlite"
+        self._held: int | None = None
         try:
-            directory.mkdir(parents=True, exist_ok=True)
+            directory.mkdir(mode=0o700, parents=True, exist_ok=True)
+            _private(directory, 0o700)
             self._lock: int | None = _locked(directory / "curveship.lock", self.path)
         except OSError as error:
             raise StoreError(f"{self.path}: cannot be opened ({error.strerror or error})") from None
         try:
-            if not self.path.exists() or self.path.stat().st_size == 0:
+            if self.path.exists() and self.path.stat().st_size == 0:
+                # Not one a server made (it makes its file whole, or not at all): something else went wrong.
+                raise StoreError(
+                    f"{self.path} is empty (0 bytes): not a Curveship database; it was left as it is (remove it "
+                    "to start afresh)"
+                )
+            if not self.path.exists():
                 self._create()
+            # The database itself is locked too: with the lock file deleted, a second server is still refused.
+            self._held = _locked(self.path, self.path)
+            for private in (self.path, *(self.path.with_name(self.path.name + end) for end in ("-wal", "-shm"))):
+                if private.exists():
+                    _private(private, 0o600)  # every session token is in here, authors' too
             version = self._check_ours()
             self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
             self.db.execute("PRAGMA foreign_keys = ON")
@@ -171,6 +184,8 @@ class Store:
         except BaseException as error:
             if hasattr(self, "db"):
                 self.db.close()
+            if self._held is not None:
+                os.close(self._held)
             os.close(self._lock)
             if isinstance(error, sqlite3.DatabaseError):
                 unusable = f"{self.path}: not a usable Curveship database ({error}); it was left as it is"
@@ -186,6 +201,7 @@ class Store:
         store = cls.__new__(cls)
         store.path = directory / "curveship.sqlite"
         store._lock = None
+        store._held = None
         if not store.path.is_file():
             raise StoreError(f"{directory}: no Curveship data here (no {store.path.name})")
         try:
@@ -202,6 +218,7 @@ class Store:
         staging = self.path.with_name(self.path.name + ".new")
         for leftover in (staging, *(staging.with_name(staging.name + end) for end in ("-journal", "-wal", "-shm"))):
             leftover.unlink(missing_ok=True)  # ours, from a crash while making one before
+        os.close(os.open(staging, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))  # SQLite's -wal and -shm take its mode
         db = sqlite3.connect(staging, isolation_level=None)
         try:
             db.execute("PRAGMA journal_mode = WAL")
@@ -262,6 +279,8 @@ class Store:
 
     def close(self) -> None:
         self.db.close()
+        if self._held is not None:
+            os.close(self._held)
         if self._lock is not None:
             os.close(self._lock)
 
@@ -449,13 +468,20 @@ class Store:
 def _locked(lock: Path, path: Path) -> int:
     """Hold `lock` for as long as the store is open: two servers writing one file would each overwrite what
     the other did (each has its own instances in memory), so the second is refused."""
-    descriptor = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
+    descriptor = os.open(lock, os.O_RDWR | os.O_CREAT, 0o600)
     try:
         fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
         os.close(descriptor)
         raise StoreError(f"{path} is in use by another server (it holds {lock}); it was left as it is") from None
     return descriptor
+
+
+def _private(path: Path, mode: int) -> None:
+    """Make `path` readable by its owner alone, if it is not already (a file or directory made by an older
+    server, or under a loose umask)."""
+    if path.stat().st_mode & 0o777 & ~mode:
+        os.chmod(path, mode)
 
 
 def _remove_empty_log(made: list[Path]) -> None:
