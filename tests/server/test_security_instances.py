@@ -78,3 +78,15 @@ async def test_an_instance_keeps_so_many_saves(start: Start) -> None:
     await player.ok("command", text="look")
     assert (await player.ok("save", name="two"))["turn"] == 1, "a name already used is overwritten"
     assert (await player.ok("restore", name="two"))["turn"] == 1
+
+
+async def test_a_change_the_store_cannot_take_is_explained(start: Start, tmp_path: Path) -> None:
+    server = await start(data=tmp_path / "data")
+    player = Http(server)
+    await player.play("cloak")
+    keeper = server.app[HOST].keeper
+    assert keeper is not None
+    keeper.store.db.close()  # the disk goes away: every write fails from now on
+    error = await player.fail(-32603, "command", text="look")
+    assert error["message"].startswith("The change could not be stored, so it is not made"), error
+    assert (await Http(server).ok("worlds"))["worlds"], "the server goes on answering"
