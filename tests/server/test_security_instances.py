@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from server.app import HOST
-from tests.server.conftest import AUTHOR, Http, Server, Start
+from tests.server.conftest import AUTHOR, Http, Server, Start, world_path
 from tests.server.test_security_browsers import Clock
 
 pytestmark = pytest.mark.asyncio
@@ -90,3 +90,14 @@ async def test_a_change_the_store_cannot_take_is_explained(start: Start, tmp_pat
     error = await player.fail(-32603, "command", text="look")
     assert error["message"].startswith("The change could not be stored, so it is not made"), error
     assert (await Http(server).ok("worlds"))["worlds"], "the server goes on answering"
+
+
+async def test_inputs_shows_a_player_only_their_own_commands(server: Server) -> None:
+    instance = await server.create(world_path("duo"))
+    ann, bob = Http(server), Http(server)
+    await ann.ok("join", instance=instance, actor="@ann")
+    await bob.ok("join", instance=instance, actor="@bob")
+    await ann.ok("command", text="say my secret plan")
+    await bob.ok("command", text="look")
+    told = (await bob.ok("command", text="inputs"))["text"]
+    assert "look" in told and "secret" not in told
