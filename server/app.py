@@ -218,6 +218,8 @@ def _sweeping(config: Config) -> Callable[[web.Application], AsyncIterator[None]
                         log.info("session of %s (%s) detached: no connection", session.name, session.actor)
                     for session in await host.expire(config.session_idle):
                         log.info("session of %s (%s) expired", session.name, session.actor)
+                    if host.keeper is not None:
+                        await host.keeper.revive(host)
                     for instance in await host.retire_idle(config.instance_idle):
                         log.info("instance %s (%s) retired: nobody played it for a while", instance.id, instance.world)
                 except Exception:  # the next sweep tries again; serving goes on

@@ -516,8 +516,8 @@ class Host:
             await self.keeper.changed(instance, gone)
         except Exception:
             log.exception("instance %s: a change could not be stored; taken out of service", instance.id)
-            reason = "its last change could not be stored; it is out of service until the server restarts"
-            self.keeper.stale[instance.id] = Stale(instance.id, instance.world, reason)
+            reason = "its last change could not be stored; it is out of service until the store takes writes again"
+            self.keeper.stale[instance.id] = Stale(instance.id, instance.world, reason, retry=True)
             self.instances.pop(instance.id, None)
             for token in (*instance.sessions, *instance.away):
                 self.sessions.pop(token, None)
@@ -525,7 +525,8 @@ class Host:
             raise RpcError(
                 Code.INTERNAL_ERROR,
                 f"The change could not be stored, so it is not made: instance {instance.id} is out of service "
-                "until the server restarts, and comes back then as it was last stored.",
+                "until the store takes writes again (or the server restarts), and comes back then as it was last "
+                "stored.",
             ) from None
 
     async def join(self, params: m.JoinParams, *, author: bool) -> tuple[Session, m.JoinResult]:

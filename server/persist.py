@@ -76,6 +76,8 @@ class Stale:
     id: str
     world: str
     reason: str
+    retry: bool = False
+    """Out of service because a write failed: brought back once the store takes writes again."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -238,70 +240,104 @@ class Keeper:
 
     # -- bringing back ----------------------------------------------------------------------------------
 
-    def restore(self, host: Host) -> None:
-        """Bring every stored instance and session back into `host`. A damaged file raises StoreError."""
-        from server.host import Instance, Session
-
+    def restore(self, host: Host, only: str | None = None) -> None:
+        """Bring every stored instance and session back into `host` (or, `only`, that one instance and its
+        sessions). A damaged file raises StoreError."""
         definitions: dict[tuple[str, str], WorldDefinition] = {}
         with collector_paused(), self.store.reading():
             for stored in self.store.instances():
-                try:
-                    story = self._story(stored, definitions)
-                except StoreError:
-                    raise
-                except Exception as error:  # this instance is kept, not loaded; the others come back
-                    if isinstance(error, EngineError | OSError):
-                        reason = str(error)
-                        log.warning("instance %s (%s) not brought back: %s", stored.id, stored.world, reason)
-                    else:  # a world's own code failed on replay: what it said is for the log, not for players
-                        reason = f"replaying its log failed ({type(error).__name__}); the server's log says more"
-                        log.exception("instance %s (%s) not brought back", stored.id, stored.world)
-                    self.stale[stored.id] = Stale(stored.id, stored.world, reason)
-                    continue
-                host.instances[stored.id] = Instance(
-                    id=stored.id,
-                    world=stored.world,
-                    seed=stored.seed,
-                    story=story,
-                    creator=stored.creator,
-                    kept=stored.kept,
-                    active=_since(host.clock(), stored.active),
-                )
+                if only is None or stored.id == only:
+                    self._bring_back(host, stored, definitions)
             for stored_session in self.store.sessions():
-                instance = host.instances.get(stored_session.instance)
-                if instance is None:  # its instance is not loaded: the session is kept in the store for when it is
-                    self.parked[stored_session.token] = stored_session.instance
-                    continue
-                try:
-                    player = Player(
-                        instance.story,
-                        stored_session.actor,
-                        author=stored_session.author,
-                        named_spins=spin_library(stored_session.author),
-                    )
-                    player.spin = msgspec.convert(stored_session.spin, Spin)
-                    # Checked again as when it was set: a session stored by an older server, or a file edited
-                    # by hand, may not tell through an actor, or command one, its player may not use.
-                    instance.story.check_spin(player.spin)
-                    player.check_focalizer(player.spin)
-                except (EngineError, msgspec.ValidationError) as error:
-                    log.warning("session of %s in %s not brought back: %s", stored_session.name, instance.id, error)
-                    continue
-                player.discourse = Discourse(mentioned=frozenset(stored_session.mentioned))
-                session = Session(
-                    stored_session.token,
-                    instance,
-                    stored_session.actor,
-                    stored_session.name,
-                    stored_session.author,
-                    player,
-                    detached=stored_session.detached,
-                    seen=_since(time.monotonic(), stored_session.seen),
-                )
-                # A detached session stays away (its actor was let go, as the log says) until it is resumed.
-                seats = instance.away if session.detached else instance.sessions
-                seats[session.token] = session
-                host.sessions[session.token] = session
+                if only is None or stored_session.instance == only:
+                    self._seat(host, stored_session)
+
+    def _bring_back(
+        self, host: Host, stored: StoredInstance, definitions: dict[tuple[str, str], WorldDefinition]
+    ) -> None:
+        from server.host import Instance
+
+        try:
+            story = self._story(stored, definitions)
+        except StoreError:
+            raise
+        except Exception as error:  # this instance is kept, not loaded; the others come back
+            if isinstance(error, EngineError | OSError):
+                reason = str(error)
+                log.warning("instance %s (%s) not brought back: %s", stored.id, stored.world, reason)
+            else:  # a world's own code failed on replay: what it said is for the log, not for players
+                reason = f"replaying its log failed ({type(error).__name__}); the server's log says more"
+                log.exception("instance %s (%s) not brought back", stored.id, stored.world)
+            self.stale[stored.id] = Stale(stored.id, stored.world, reason)
+            return
+        self.stale.pop(stored.id, None)
+        host.instances[stored.id] = Instance(
+            id=stored.id,
+            world=stored.world,
+            seed=stored.seed,
+            story=story,
+            creator=stored.creator,
+            kept=stored.kept,
+            active=_since(host.clock(), stored.active),
+        )
+
+    def _seat(self, host: Host, stored_session: StoredSession) -> None:
+        from server.host import Session
+
+        instance = host.instances.get(stored_session.instance)
+        if instance is None:  # its instance is not loaded: the session is kept in the store for when it is
+            self.parked[stored_session.token] = stored_session.instance
+            return
+        self.parked.pop(stored_session.token, None)
+        try:
+            player = Player(
+                instance.story,
+                stored_session.actor,
+                author=stored_session.author,
+                named_spins=spin_library(stored_session.author),
+            )
+            player.spin = msgspec.convert(stored_session.spin, Spin)
+            # Checked again as when it was set: a session stored by an older server, or a file edited by
+            # hand, may not tell through an actor, or command one, its player may not use.
+            instance.story.check_spin(player.spin)
+            player.check_focalizer(player.spin)
+        except (EngineError, msgspec.ValidationError) as error:
+            log.warning("session of %s in %s not brought back: %s", stored_session.name, instance.id, error)
+            return
+        player.discourse = Discourse(mentioned=frozenset(stored_session.mentioned))
+        session = Session(
+            stored_session.token,
+            instance,
+            stored_session.actor,
+            stored_session.name,
+            stored_session.author,
+            player,
+            detached=stored_session.detached,
+            seen=_since(time.monotonic(), stored_session.seen),
+        )
+        # A detached session stays away (its actor was let go, as the log says) until it is resumed.
+        seats = instance.away if session.detached else instance.sessions
+        seats[session.token] = session
+        host.sessions[session.token] = session
+
+    async def revive(self, host: Host) -> list[str]:
+        """Bring back the instances taken out of service because a change could not be stored, once the store
+        takes a write again (space freed, the disk back): each as it was last stored, its sessions seated
+        again. The ids brought back."""
+        waiting = [id_ for id_, stale in self.stale.items() if stale.retry]
+        if not waiting:
+            return []
+        try:
+            await self._write(lambda: self.store.touch(waiting[0]))
+        except Exception:  # still full, or still failing: the next sweep tries again
+            return []
+        back = []
+        for id_ in waiting:
+            self.restore(host, only=id_)
+            if id_ in host.instances:
+                log.info("instance %s back in service: the store takes writes again", id_)
+                back.append(id_)
+        return back
 
     def _story(self, stored: StoredInstance, definitions: dict[tuple[str, str], WorldDefinition]) -> Story:
         source = world_source(stored.world)

@@ -350,6 +350,11 @@ class Store:
                 ),
             )
 
+    def touch(self, id: str) -> None:
+        """A write that changes nothing: whether the store takes writes again (after a full disk, say)."""
+        with self._transaction():
+            self.db.execute("UPDATE instances SET active = active WHERE id = ?", (id,))
+
     def delete_instance(self, id: str) -> None:
         """An instance retired: its log, sessions, saves and snapshot go with it."""
         with self._transaction():

@@ -101,3 +101,30 @@ async def test_inputs_shows_a_player_only_their_own_commands(server: Server) -> 
     await bob.ok("command", text="look")
     told = (await bob.ok("command", text="inputs"))["text"]
     assert "look" in told and "secret" not in told
+
+
+async def test_an_instance_out_of_service_for_a_full_disk_comes_back_when_writes_succeed(
+    start: Start, tmp_path: Path
+) -> None:
+    server = await start(data=tmp_path / "data")
+    host = server.app[HOST]
+    keeper = host.keeper
+    assert keeper is not None
+    player = Http(server)
+    joined = await player.play("cloak")
+    before = await player.ok("state")
+    (pages,) = keeper.store.db.execute("PRAGMA page_count").fetchone()
+    keeper.store.db.execute(f"PRAGMA max_page_count = {pages}")  # the disk is full: the file may not grow
+    error = None
+    for _ in range(500):
+        answer = await player.call("command", text="say " + "words " * 300)
+        if "error" in answer:
+            error = answer["error"]
+            break
+    assert error is not None and error["code"] == -32603 and "could not be stored" in error["message"]
+    await player.fail(-32002, "state")
+    keeper.store.db.execute("PRAGMA max_page_count = 1073741823")  # space freed
+    assert await keeper.revive(host) == [joined["instance"]]
+    state = await player.ok("state")
+    assert state["instance"] == before["instance"] and state["turn"] >= before["turn"]
+    assert (await player.ok("command", text="look"))["turn"] == state["turn"] + 1
