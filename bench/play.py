@@ -3,24 +3,22 @@
 from __future__ import annotations
 
 import random
+import statistics
 import time
-from importlib import resources
 
-import worlds
 from bench.measure import Benchmark, Result, Settings, distribution, duration, mebibytes, peak_bytes, table
-from server.catalog import load_world
+from server.catalog import load_world, walked_worlds, walkthrough
 from server.engine.errors import EngineError
 from server.engine.parser.words import DIRECTIONS
 from server.engine.player import Player
 from server.engine.story import Story
 
-WALKED = ("cloak", "cloak_plus", "artmaking", "lost_one", "bank")
+WALKED = tuple(walked_worlds())
+COMPARED = ("adventure", "cloak")
+"""The largest world beside the smallest: does a command late in a long game cost what an early one does?"""
+EDGE = 50
+"""Commands at each end of a walkthrough compared (the 2011 Adventure in Style: 25 ms early, 190 ms late)."""
 SESSION_WORLDS = ("cloak_plus", "lost_one")
-
-
-def walkthrough_lines(name: str) -> list[str]:
-    text = (resources.files(worlds) / "walks" / f"{name}.txt").read_text(encoding="utf-8")
-    return [line for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")]
 
 
 def _play(player: Player, lines: list[str]) -> tuple[list[float], int]:
@@ -48,12 +46,64 @@ def _command(player: Player, line: str) -> bool:
 def walkthroughs(settings: Settings) -> Result:
     results = {}
     for name in WALKED:
-        lines = walkthrough_lines(name)
+        lines = walkthrough(name)
         story = Story(load_world(name))
         player = Player(story)
         peak, (timings, _) = peak_bytes(lambda player=player, lines=lines: _play(player, lines))
         results[name] = {"commands": len(lines), "ended": story.ended, "peak_bytes": peak, **distribution(timings)}
     return {"worlds": results}
+
+
+def late_and_early(settings: Settings) -> Result:
+    """Adventure in Style's walkthrough beside Cloak's: per-command median and p99, the median of the first and
+    of the last commands, and peak memory. Each walkthrough is played `repeats` times, timed without tracemalloc
+    (which slows Python down several times over); each command's fastest time counts, so early and late are not
+    compared at different moments of the machine. One more game, under tracemalloc, gives the peak memory."""
+    results = {}
+    for name in COMPARED:
+        lines = walkthrough(name)
+        best: list[float] = []
+        ended = False
+        for _ in range(max(1, settings.repeats)):
+            story = Story(load_world(name))
+            player = Player(story)
+            player.opening()
+            timings, _ = _play(player, lines)
+            best = [min(pair) for pair in zip(best, timings, strict=True)] if best else timings
+            ended = story.ended
+        player = Player(Story(load_world(name)))
+        peak, _ = peak_bytes(lambda player=player, lines=lines: _play(player, lines))
+        edge = min(EDGE, len(best))
+        first, last = statistics.median(best[:edge]), statistics.median(best[-edge:])
+        results[name] = {
+            "commands": len(lines),
+            "ended": ended,
+            "peak_bytes": peak,
+            "edge": edge,
+            "first_median_s": first,
+            "last_median_s": last,
+            "late_over_early": last / first,
+            **distribution(best),
+        }
+    return {"worlds": results}
+
+
+def report_late_and_early(result: Result) -> str:
+    rows = [
+        [
+            name,
+            str(r["commands"]),
+            "won" if r["ended"] else "NOT ENDED",
+            duration(r["median_s"]),
+            duration(r["p99_s"]),
+            f"{duration(r['first_median_s'])} / {duration(r['last_median_s'])}",
+            f"{r['late_over_early']:.2f}",
+            mebibytes(r["peak_bytes"]),
+        ]
+        for name, r in result["worlds"].items()
+    ]
+    headers = ["walkthrough", "commands", "ending", "median", "p99", f"first / last {EDGE}", "late/early"]
+    return table([*headers, "peak memory"], rows)
 
 
 def random_commands(story: Story, count: int, rng: random.Random) -> list[str]:
@@ -138,6 +188,8 @@ def report_session(result: Result) -> str:
 BENCHMARKS = (
     Benchmark("walkthroughs", "play each world's walkthrough: per-command median and p99", walkthroughs,
               report_walkthroughs),
+    Benchmark("late", "Adventure in Style beside Cloak: a command late in the game against an early one",
+              late_and_early, report_late_and_early),
     Benchmark("session", "a long random session of grammar-drawn commands: per-command median, p99, memory",
               session, report_session),
 )  # fmt: skip

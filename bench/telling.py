@@ -32,11 +32,11 @@ from bench.measure import (
     ratio,
     table,
 )
-from server.catalog import load_world, spin_names, spun
+from protocol.spin import Spin, apply
+from server.catalog import load_world, spin_from_words, spin_names
 from server.engine.actions.action import Action, Behave, Configure, Modify, SenseAction
 from server.engine.actions.verbs import go, look
 from server.engine.narrator import Draft
-from server.engine.spin import Spin, apply
 from server.engine.story import Story
 from server.engine.world.definition import WorldDefinition
 from server.engine.world.items import Actor, Item, Room, Thing
@@ -505,7 +505,7 @@ def robbery(settings: Settings) -> Result:
     spins in turn; each telling timed alone."""
     story = run_story(load_world("robbery"))
     names = spin_names()
-    spins = [spun(story.spin, [name], []) for name in names]  # read from disk once, outside the timing
+    spins = [spin_from_words(story.spin, [name]) for name in names]  # read from disk once, outside the timing
 
     def timings(choose: Callable[[int], Spin | None]) -> list[float]:
         # No collection between tellings: the pauses the collector makes belong in the percentiles.

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 import msgspec
+
+from protocol.spin import Spin, SpinPart, SpinSettings
 
 Tag = Annotated[str, msgspec.Meta(pattern=r"^@\w+$", description="an item tag, like @guard")]
 Name = Annotated[str, msgspec.Meta(min_length=1, max_length=64, pattern=r"^[\w .'-]+$")]
@@ -14,11 +16,9 @@ InstanceId = Annotated[str, msgspec.Meta(min_length=1, max_length=64, pattern=r"
 CommandText = Annotated[str, msgspec.Meta(max_length=2000)]
 Template = Annotated[str, msgspec.Meta(max_length=4000)]
 
-SpinSettings = dict[str, Any]
-"""Spin fields to set, by name (see the Spin schema); validated by the server, which names a bad field."""
-
-SpinArgument = str | list[str | SpinSettings] | SpinSettings
-"""A named spin, settings over the session's spin, or a list of named spins and settings applied in order."""
+SpinArgument = str | list[SpinPart] | SpinSettings
+"""A named spin, settings over the session's spin, or a list of named spins and settings applied in order
+(later parts win; named spins' filters add up). `protocol.spin.spin_argument` reads typed words into one."""
 
 Window = Literal["all", "turn"] | Annotated[int, msgspec.Meta(ge=1)]
 
@@ -79,6 +79,8 @@ class WorldInfo(Result):
 
 
 class SpinInfo(Result):
+    """A named spin: its name, what it does, and the settings it applies (its filters add to those in force)."""
+
     name: str
     summary: str
     spin: SpinSettings
@@ -139,7 +141,8 @@ class NarrateParams(Message):
 
 
 class SpinParams(Message):
-    set: SpinSettings | None = None
+    set: SpinArgument | None = None
+    """Named spins and settings to apply to the session's spin, as `narrate` takes them; none: just show it."""
 
 
 class ConceptParams(Message):
@@ -197,7 +200,8 @@ class Empty(Result):
 
 
 class SpinResult(Result):
-    spin: SpinSettings
+    spin: Spin
+    """The session's whole spin, every field (see the Spin schema)."""
 
 
 class ConceptResult(Result):
@@ -231,6 +235,36 @@ class StateResult(Result):
     hash: str
     room_name: str = ""
     """The room as the story heads it ("Foyer Bar"); "" when the actor is in none."""
+    author: bool = False
+    """Whether this session has author permission (the true world, any focalizer, world files by path)."""
+    interactive: bool = True
+    """Whether the world takes commands; a story (the robbery) is only told."""
+    focalizers: list[str] = msgspec.field(default_factory=list)
+    """The actors this session may tell the story through (a spin's focalizer); in an interactive world a
+    player may use only its own actor."""
+    concepts: list[str] = msgspec.field(default_factory=list)
+    """The actors whose concepts this session may read with `concept`."""
+
+
+class VocabularyResult(Result):
+    """The words the parser and the system understand, for completion: every story's verbs and directives
+    (a world's own commands are in `actions`), and the names of what this session's actor knows."""
+
+    verbs: list[str]
+    """First words of commands ("take", "put", "x")."""
+    particles: dict[str, list[str]]
+    """For each verb, the words between or after its slots ("put" -> "on", "in")."""
+    directed: list[str]
+    """Verbs that take a direction ("go", "walk")."""
+    looking: list[str]
+    """The words before what is looked at ("x", "look at"): a room may follow them."""
+    directions: list[str]
+    directives: list[str]
+    """The system's own commands by name ("undo", "world tree", "light level")."""
+    names: list[str]
+    """The names of the things, rooms and actors this session's actor knows, each once."""
+    separators: str
+    """How a line is split into commands, in one sentence; `protocol.commands.split_commands` implements it."""
 
 
 class RealizeResult(Result):

@@ -25,10 +25,9 @@ from server.connections import RESERVED_DESCRIPTORS, Guard, GuardedSite, raise_d
 from server.host import Host, Limits, Lockout, Session
 from server.persist import Keeper
 from server.store import Store
+from server.web import add_browser_client
 
 log = logging.getLogger(__name__)
-
-WEB_CLIENT = Path(__file__).resolve().parent.parent / "clients" / "web"
 
 MIN_AUTHOR_TOKEN = 16
 """The shortest author token a server takes: the ones it makes are 32 characters."""
@@ -154,9 +153,7 @@ def create_app(config: Config | None = None) -> web.Application:
     app.router.add_get("/ws", rpc_over_websocket)
     app.router.add_get("/openrpc.json", openrpc)
     app.router.add_get("/health", health)
-    app.router.add_get("/", browser_client)
-    if WEB_CLIENT.is_dir():
-        app.router.add_static("/web/", WEB_CLIENT)
+    add_browser_client(app)
     # On shutdown, not cleanup: aiohttp waits (60 s by default) for open handlers between the two, then
     # cancels them, so sockets closed only at cleanup would be dropped late and without a word.
     app.on_shutdown.append(_close_sockets_on_shutdown)
@@ -279,25 +276,6 @@ async def openrpc(request: web.Request) -> web.Response:
     return web.Response(body=msgspec.json.encode(document()), content_type="application/json")
 
 
-NO_BROWSER_CLIENT = """Not found: this Curveship server has no browser client yet (clients/web/ is not built).
-
-It speaks JSON-RPC 2.0 to programs:
-  POST /rpc           one request, or a batch, a message
-  GET  /ws            a WebSocket, one message a text frame
-  GET  /openrpc.json  every method: its params, result and errors
-  GET  /health        whether it is serving
-
-To play from a terminal: curveship play cloak --server {origin}
-"""
-
-
-async def browser_client(request: web.Request) -> web.StreamResponse:
-    index = WEB_CLIENT / "index.html"
-    if not index.is_file():
-        raise web.HTTPNotFound(text=NO_BROWSER_CLIENT.format(origin=request.url.origin()))
-    return web.FileResponse(index)
-
-
 # -- who is calling ---------------------------------------------------------------------------------------------
 
 FORWARDING = ("X-Forwarded-For", "X-Forwarded-Host", "X-Forwarded-Proto", "Forwarded", "X-Real-IP")
@@ -379,15 +357,26 @@ def _bearer(request: web.Request) -> str | None:
     return token.strip() if scheme.lower() == "bearer" and token.strip() else None
 
 
+def _own_origin(request: web.Request) -> str:
+    host, scheme = _host_and_scheme(request)
+    return _origin(scheme, host)
+
+
 def _is_author(request: web.Request, token: str | None) -> bool:
-    """An author: the author token, or with `--author` a request from this machine that no browser page and
-    no proxy could have made for someone else (no `Origin`, no forwarding header)."""
+    """An author: the author token, or with `--author` a request from this machine that no page elsewhere
+    and no proxy could have made for someone else: no forwarding header, and no `Origin` (a program) or
+    this server's own (the browser client it serves; a page cannot set its Origin, and the Host check has
+    ruled out a page elsewhere whose name resolves here). An allowed other origin is never an author by
+    address."""
     config, host = request.app[CONFIG], request.app[HOST]
     if host.is_author_token(token):
         return True
     if not config.author_on_loopback or not request.remote:
         return False
-    if "Origin" in request.headers or any(header in request.headers for header in FORWARDING):
+    origin = request.headers.get("Origin")
+    if origin is not None and origin.strip().lower().rstrip("/") != _own_origin(request):
+        return False
+    if any(header in request.headers for header in FORWARDING):
         return False
     with contextlib.suppress(ValueError):
         return ipaddress.ip_address(request.remote).is_loopback

@@ -13,21 +13,21 @@ import functools
 import importlib
 import importlib.util
 import os
-import pkgutil
 import stat
 import sys
-from collections.abc import Callable
+import traceback
+from collections.abc import Sequence
 from importlib import resources
 from pathlib import Path
 
 import spins as spin_package
 import worlds as world_package
+from protocol.spin import Spin, spin_argument
 from server.engine.errors import EngineError, SpinError, UnknownName, WorldError
-from server.engine.spin import Spin, SpinFile, apply, parse_spin_file, parse_value
-from server.engine.world.definition import WorldDefinition, world_file_error
-
-SpinLibrary = Callable[[str], SpinFile]
-"""Finds a spin by name: what a Player is given as its `named_spins`."""
+from server.engine.spin import SpinFile, SpinLibrary, parse_spin_file, spun
+from server.engine.world.definition import WorldDefinition
+from spins import names as spin_names
+from worlds import names as world_names
 
 MAX_SPIN_FILE = 64 * 1024
 """The largest spin file read by path, in bytes: the shipped ones are under 2 KiB."""
@@ -40,11 +40,6 @@ class PathRefused(EngineError):
 def is_path(name: str, suffix: str) -> bool:
     """Whether a world or spin argument names a file rather than something shipped."""
     return name.endswith(suffix) or "/" in name or "\\" in name or name.startswith(("~", "."))
-
-
-def world_names() -> list[str]:
-    """The worlds that ship in worlds/."""
-    return sorted(m.name for m in pkgutil.iter_modules(world_package.__path__) if not m.name.startswith("_"))
 
 
 def load_world(name_or_path: str, *, allow_paths: bool = True) -> WorldDefinition:
@@ -101,15 +96,6 @@ def _module_from_path(path: Path) -> object:
     sys.modules[name] = module
     spec.loader.exec_module(module)
     return module
-
-
-def spin_names() -> list[str]:
-    """The named spins that ship in spins/."""
-    return sorted(
-        entry.name.removesuffix(".toml")
-        for entry in resources.files(spin_package).iterdir()
-        if entry.name.endswith(".toml")
-    )
 
 
 def load_spin(name_or_path: str, *, allow_paths: bool = True) -> SpinFile:
@@ -174,14 +160,40 @@ def read_spin_file(path: Path) -> SpinFile:
     return parse_spin_file(text, path.stem, str(path))
 
 
-def spun(base: Spin, names: list[str], settings: list[str]) -> Spin:
-    """`base` with named spins applied in order, then `key=value` settings."""
-    spin = base
-    for name in names:
-        found = load_spin(name)
-        spin = apply(spin, dict(found.overrides), source=f"spin {found.name}")
-    overrides = {}
-    for setting in settings:
-        key, _, value = setting.partition("=")
-        overrides[key.strip()] = parse_value(key.strip(), value)
-    return apply(spin, overrides, source="settings") if overrides else spin
+def spin_from_words(base: Spin, words: Sequence[str]) -> Spin:
+    """`base` with spin words applied as typed at a command line (`hesitant surprise time=after`): the
+    contract's one reading, the named spins found here."""
+    return spun(base, spin_argument(words), load_spin)
+
+
+def walked_worlds() -> list[str]:
+    """The shipped worlds that have a walkthrough in worlds/walks/ (each test and benchmark that plays "every
+    world" plays these, so a new world with a walkthrough is played without editing a list)."""
+    walks = resources.files(world_package) / "walks"
+    return [name for name in world_names() if (walks / f"{name}.txt").is_file()]
+
+
+def walkthrough(name: str) -> list[str]:
+    """A shipped world's walkthrough: its lines, without blank lines and `#` comments."""
+    text = (resources.files(world_package) / "walks" / f"{name}.txt").read_text(encoding="utf-8")
+    return [line for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")]
+
+
+def world_file_error(path: str | Path, error: BaseException) -> EngineError:
+    """A mistake in a world file (a syntax error, a failed import, a world that does not hold together) as one
+    line naming the file, and the line in it where Python found the mistake: "lamp.py:12: @lamp: placed in @x,
+    which is not an item of this world"."""
+    name = Path(path).name
+    line: int | None = None
+    if isinstance(error, SyntaxError):
+        line = error.lineno
+        problem = f"{error.msg}" + (f": {error.text.strip()}" if error.text and error.text.strip() else "")
+    else:
+        for frame in traceback.extract_tb(error.__traceback__):
+            if Path(frame.filename).name == name and Path(frame.filename).resolve() == Path(path).resolve():
+                line = frame.lineno
+        problem = str(error) if isinstance(error, EngineError) else f"{type(error).__name__}: {error}"
+    if line is None and problem.startswith(str(path)):
+        return WorldError(problem)  # already names the file
+    where = f"{path}:{line}" if line else str(path)
+    return WorldError(f"{where}: {' '.join(problem.split())}")

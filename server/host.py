@@ -26,15 +26,17 @@ import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 import msgspec
 
 from protocol import messages as m
+from protocol.commands import SEPARATORS, split_commands
 from protocol.errors import Code, RpcError
+from protocol.spin import Spin
 from server.catalog import (
     PathRefused,
-    SpinLibrary,
     is_path,
     load_spin,
     load_world,
@@ -43,14 +45,13 @@ from server.catalog import (
     spin_names,
     world_names,
 )
-from server.engine.directives import Forbidden
-from server.engine.errors import EngineError, SpinError, TemplateError, UnknownName
+from server.engine.errors import EngineError, Forbidden, SpinError, StoryEnded, TemplateError, UnknownName
 from server.engine.narrator import Telling, render
-from server.engine.parser.words import split_commands
 from server.engine.player import Player
-from server.engine.spin import Spin, SpinFile, apply
-from server.engine.story import Story, StoryEnded, Turn
+from server.engine.spin import SpinFile, SpinLibrary, spun
+from server.engine.story import Story, Turn
 from server.engine.trees import Node, listing
+from server.engine.vocabulary import Words, standard_words
 from server.engine.world.items import Item, Room
 from server.persist import Keeper, Stale
 
@@ -346,7 +347,7 @@ class Host:
         story = Story(definition, seed=seed)
         if params.spin is not None:
             asked = params.spin
-            story.spin = _engine(lambda: spun(story.spin, asked, story, library), field_name="spin")
+            story.spin = _engine(lambda: _spun(story.spin, asked, story, library), field_name="spin")
             _engine(lambda: story.check_spin(story.spin), field_name="spin")
         if not definition.interactive:
             _engine(story.run_to_end)
@@ -547,7 +548,7 @@ class Host:
             )
             if params.spin is not None:
                 asked = params.spin
-                player.spin = _engine(lambda: spun(player.spin, asked, player.story, library), field_name="spin")
+                player.spin = _engine(lambda: _spun(player.spin, asked, player.story, library), field_name="spin")
 
             # Checked even without a spin asked for: the instance's own spin (given at creation) may tell
             # through, or command, someone else; and before the actor is taken, so a refusal leaves no trace.
@@ -664,7 +665,7 @@ class Host:
             spin = (
                 player.spin
                 if asked is None
-                else _engine(lambda: spun(player.spin, asked, player.story, library), "spin")
+                else _engine(lambda: _spun(player.spin, asked, player.story, library), "spin")
             )
             if params.window is not None:
                 spin = msgspec.structs.replace(spin, window=params.window)
@@ -674,17 +675,14 @@ class Host:
     async def spin(self, session: Session, params: m.SpinParams) -> m.SpinResult:
         player = session.player
         if params.set:
-            changed = _engine(lambda: apply(player.spin, dict(params.set or {}), source="set"), field_name="set")
-
-            def allowed() -> None:
-                player.story.check_spin(changed)
-                player.check_focalizer(changed)
-
-            _engine(allowed, field_name="set")
+            asked = params.set
+            library = await reading_spins(asked, session.author)
+            changed: Spin = _engine(lambda: _spun(player.spin, asked, player.story, library), field_name="set")
+            _engine(lambda: player.check_focalizer(changed), field_name="set")
             player.spin = changed
             async with session.instance.lock:
                 await self._kept(session.instance)
-        return m.SpinResult(spin=spin_settings(player.spin))
+        return m.SpinResult(spin=player.spin)
 
     async def concept(self, session: Session, params: m.ConceptParams) -> m.ConceptResult:
         actor = params.actor or session.actor
@@ -772,7 +770,26 @@ class Host:
                 inventory=list(world.children[session.actor]),
                 ended=instance.story.ended,
                 hash=world.digest(),
+                author=session.author,
+                interactive=instance.story.definition.interactive,
+                focalizers=session.player.focalizers(),
+                concepts=session.player.readable_concepts(),
             )
+
+    async def vocabulary(self, session: Session) -> m.VocabularyResult:
+        async with session.instance.lock:
+            names = session.player.known_names()
+        words = _standard_words()
+        return m.VocabularyResult(
+            verbs=words.verbs,
+            particles=words.particles,
+            directed=words.directed,
+            looking=words.looking,
+            directions=words.directions,
+            directives=words.directives,
+            names=names,
+            separators=SEPARATORS,
+        )
 
     async def realize(self, session: Session, params: m.RealizeParams) -> m.RealizeResult:
         player = session.player
@@ -782,7 +799,7 @@ class Host:
             spin = (
                 player.spin
                 if asked is None
-                else _engine(lambda: spun(player.spin, asked, player.story, library), "spin")
+                else _engine(lambda: _spun(player.spin, asked, player.story, library), "spin")
             )
             _engine(lambda: player.check_focalizer(spin), field_name="spin")
             story = player.story
@@ -859,6 +876,12 @@ def _told_by(story: Story, actor: str, author: bool) -> Spin:
     )
 
 
+@cache
+def _standard_words() -> Words:
+    """Read off the grammar once: it is the same for every world and session."""
+    return standard_words()
+
+
 MAX_SPINS = 16
 """The most parts (names and settings) one spin argument may hold: each is a lookup and a merge, and each is
 charged to the caller as a request."""
@@ -890,7 +913,7 @@ async def reading_spins(argument: m.SpinArgument | None, author: bool) -> SpinLi
             try:
                 spin_file = load_spin(path)
                 found[path] = lambda spin_file=spin_file: spin_file  # type: ignore[misc]
-            except EngineError as error:
+            except (EngineError, SpinError) as error:  # raised again when looked up, inside _engine
                 found[path] = functools.partial(_reraise, error)
         return found
 
@@ -898,23 +921,15 @@ async def reading_spins(argument: m.SpinArgument | None, author: bool) -> SpinLi
     return lambda name: read[name]() if name in read else library(name)
 
 
-def _reraise(error: EngineError) -> SpinFile:
+def _reraise(error: EngineError | SpinError) -> SpinFile:
     raise error
 
 
-def spun(spin: Spin, argument: m.SpinArgument, story: Story, library: SpinLibrary = shipped_spin) -> Spin:
-    """A spin argument (a name, settings, or a list of names and settings applied in order) over `spin`, its
-    names looked up in `library`; the actors each part names must be in `story` (an error names the spin
-    file a wrong one came from)."""
-    for part in spin_parts(argument):
-        if isinstance(part, dict):
-            spin = apply(spin, dict(part), source="spin")
-            story.check_spin(spin)
-        else:
-            found = library(part)
-            spin = apply(spin, dict(found.overrides), source=f"spin {found.name}")
-            story.check_spin(spin, source=found.source or f"spin {found.name}")
-    return spin
+def _spun(spin: Spin, argument: m.SpinArgument, story: Story, library: SpinLibrary = shipped_spin) -> Spin:
+    """A spin argument over `spin`, by the engine's one rule, its names looked up in `library` (a caller's:
+    see `reading_spins`); at most MAX_SPINS parts; the actors each part names must be in `story`."""
+    spin_parts(argument)
+    return spun(spin, argument, library, story.check_spin)
 
 
 def spin_settings(spin: Spin) -> dict[str, Any]:

@@ -35,12 +35,12 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import msgspec
 
+from protocol.spin import Spin
 from server.catalog import load_world, spin_library, world_source
-from server.engine.errors import EngineError
+from server.engine.errors import EngineError, SnapshotError
 from server.engine.narrator import Discourse
 from server.engine.player import Player
-from server.engine.snapshot import SnapshotError, capture, collector_paused, resume
-from server.engine.spin import Spin
+from server.engine.snapshot import capture, collector_paused, resume
 from server.engine.story import Logged, Story
 from server.engine.world.definition import WorldDefinition
 from server.store import LogEntry, Store, StoredInstance, StoredSession, StoreError, fingerprint
@@ -340,20 +340,16 @@ class Keeper:
         return back
 
     def _story(self, stored: StoredInstance, definitions: dict[tuple[str, str], WorldDefinition]) -> Story:
-        source = world_source(stored.world)
-        if fingerprint(source) != stored.fingerprint:
-            raise EngineError(
-                f"world {stored.world!r} has changed since this instance was made; it is kept, not loaded"
-            )
+        check_world(stored, "it is kept, not loaded")
         key = (stored.world, stored.fingerprint)
         if key not in definitions:  # a world named by path is run once, however many instances it has
             definitions[key] = load_world(stored.world)
         definition = definitions[key]
-        entries = [_logged(entry) for entry in self.store.log(stored.id)]
+        entries = [logged(entry) for entry in self.store.log(stored.id)]
         # A save is most often a stretch of the log as it stands: its entries are the log's own, not copies.
         pool = {_entry(entry): entry for entry in entries}
         saves = {
-            name: tuple(pool.get(tuple(e)) or _logged(e) for e in log)  # type: ignore[arg-type]
+            name: tuple(pool.get(tuple(e)) or logged(e) for e in log)  # type: ignore[arg-type]
             for name, log in self.store.saves(stored.id).items()
         }
         snapshot = self.store.snapshot(stored.id)
@@ -390,6 +386,13 @@ def _since(now: float, then: float) -> float:
     return now - max(0.0, time.time() - then) if then else now
 
 
+def check_world(stored: StoredInstance, otherwise: str) -> None:
+    """The world an instance was made in must be the one there now (its source's fingerprint): a log replayed
+    in a changed world tells another story. `otherwise` says what is done instead."""
+    if fingerprint(world_source(stored.world)) != stored.fingerprint:
+        raise EngineError(f"world {stored.world!r} has changed since this instance was made; {otherwise}")
+
+
 def _settle(future: asyncio.Future[Any], ok: bool, value: Any) -> None:
     if future.cancelled():
         return
@@ -411,7 +414,8 @@ def _check(story: Story, stored: StoredInstance) -> None:
         )
 
 
-def _logged(entry: LogEntry) -> Logged:
+def logged(entry: LogEntry) -> Logged:
+    """A stored log entry as the story's own."""
     kind, actor, text = entry
     return msgspec.convert({"entry": kind, "actor": actor, "text": text}, Logged)
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import inspect
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -108,6 +109,8 @@ def _method(name: str, run: Handler) -> Callable[..., Awaitable[Result]]:
             return Error(int(Code.INTERNAL_ERROR), "Internal error")
 
     call.__name__ = name
+    # jsonrpcserver binds every request's params to the method's signature; work it out once, not per request.
+    call.__signature__ = inspect.signature(call)  # type: ignore[attr-defined]
     return call
 
 
@@ -192,6 +195,7 @@ def methods() -> dict[str, Callable[..., Awaitable[Result]]]:
         "restore": lambda c, sp: c.host.restore(sp[0], sp[1].name),
         "actions": lambda c, sp: c.host.actions(sp[0]),
         "state": lambda c, sp: c.host.state(sp[0]),
+        "vocabulary": lambda c, sp: c.host.vocabulary(sp[0]),
         "realize": lambda c, sp: c.host.realize(sp[0], sp[1]),
     }
     wrapped = {name: _method(name, run) for name, run in table.items()}
@@ -274,6 +278,26 @@ def _unmade(member: Any, max_answer: int) -> dict[str, Any] | None:
     return error_response(Code.TOO_LARGE, why, {"limit": "answer", "max": max_answer}, member.get("id"))
 
 
+_REQUEST_KEYS = frozenset({"jsonrpc", "method", "id", "params"})
+
+
+def request_shape(request: Any) -> None:
+    """Check one request against JSON-RPC's request schema, the one jsonrpcserver would check with jsonschema
+    (its request-schema.json): "jsonrpc" "2.0", a string "method", an "id" that is a string, a number or null,
+    "params" an array or an object, and nothing else. msgspec has decoded the message already, and jsonschema
+    cost more than the rest of a request's dispatch (about 130 µs a request); a plain check costs about 1 µs.
+    Raises ValueError when it is no request, which jsonrpcserver answers with -32600."""
+    if not (
+        isinstance(request, dict)
+        and _REQUEST_KEYS.issuperset(request)
+        and request.get("jsonrpc") == "2.0"
+        and type(request.get("method")) is str
+        and ("id" not in request or type(request["id"]) in (str, int, float, type(None)))
+        and ("params" not in request or type(request["params"]) in (list, dict))
+    ):
+        raise ValueError("not a JSON-RPC request")
+
+
 async def _one(
     member: Any, caller: Caller, table: dict[str, Callable[..., Awaitable[Result]]]
 ) -> dict[str, Any] | None:
@@ -283,7 +307,8 @@ async def _one(
         "",
         table,
         context=caller,
-        deserializer=lambda _: member,  # decoded already; jsonrpcserver still checks the request's shape
+        deserializer=lambda _: member,  # decoded already
+        validator=request_shape,
     )
     if isinstance(answer, dict) and "error" in answer and answer["error"]["code"] == -32000:
         # Whatever failed inside is in the log; the wire never carries an exception's text. jsonrpcserver's

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from server.catalog import load_world, spun
-from server.engine.spin import apply
+from protocol.spin import apply
+from server.catalog import load_world, spin_from_words
 from server.engine.story import Story
 from server.engine.world.definition import WorldDefinition
 
@@ -22,7 +22,7 @@ def story(world: str | WorldDefinition, *, seed: int = 0) -> Story:
 def tell(world: str | WorldDefinition, *spins: str, seed: int = 0, **settings: Any) -> str:
     """The whole story of `world` told under the named spins, then `settings` (spin fields)."""
     made = story(world, seed=seed)
-    spin = spun(made.spin, list(spins), [])
+    spin = spin_from_words(made.spin, list(spins))
     if settings:
         spin = apply(spin, settings)
     return made.tell(spin).text

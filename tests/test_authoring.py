@@ -36,9 +36,9 @@ from pathlib import Path
 import pytest
 
 from clients.cli.main import main
-from server.catalog import load_world, spun
+from protocol.spin import SPIN_FIELDS
+from server.catalog import load_world, spin_from_words
 from server.engine.actions.action import Configure
-from server.engine.spin import SPIN_FIELDS
 from server.engine.story import Story
 from server.engine.world.definition import WorldDefinition
 
@@ -208,7 +208,7 @@ def told(template: str, settings: tuple[str, ...]) -> str:
     definition = dataclasses.replace(tutorial_world(), timeline=((1, action),), refusals=())
     story = Story(definition)
     story.run_to_end()
-    return story.tell(spun(story.spin, [], list(settings))).text
+    return story.tell(spin_from_words(story.spin, list(settings))).text
 
 
 @pytest.mark.parametrize("row", template_rows(), ids=lambda r: f"line {r.line}: {r.template}")

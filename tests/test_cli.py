@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import subprocess
 import sys
 from pathlib import Path
@@ -134,3 +135,38 @@ def test_a_spin_file_naming_an_actor_the_world_lacks_is_named_in_the_error(tmp_p
     )
     played = curveship("play", "cloak", stdin=f"spin {path}\n")
     assert f"{path}: focalizer @nobody is not an actor in cloak; it takes @operagoer, or none." in played.stdout
+
+
+def test_named_spins_add_up_the_same_way_at_the_prompt_and_in_a_directive():
+    """`:spin hesitant surprise` and the `spin … valley_girl` directive read words as `tell` does
+    (tests/engine/test_spin.py): named spins' filters add up, in order (they used to drift apart)."""
+    played = curveship("play", "robbery", stdin=":spin hesitant surprise\nspin time=after valley_girl\nspin\n")
+    assert played.returncode == 0, played.stderr
+    shown = [line for line in played.stdout.splitlines() if line.startswith("filters = ")]
+    assert shown[0] == "filters = hesitant, surprise"  # what :spin changed
+    assert shown[-1] == "filters = hesitant, surprise, valley_girl"  # the directive added the third
+    assert "time = after" in played.stdout
+
+
+def run_bytes(*args: str, stdin: bytes) -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run([*CURVESHIP, *args], input=stdin, capture_output=True, cwd=ROOT, timeout=60, check=False)
+
+
+def test_bytes_that_are_not_utf8_at_the_prompt_get_an_answer_and_play_goes_on():
+    # Every way a line can fail to be UTF-8: a cut sequence, a stray continuation byte, an overlong form, a
+    # surrogate's encoding, Latin-1, and bytes at random (seeded).
+    rng = random.Random(15)
+    noise = [bytes(rng.randrange(128, 256) for _ in range(rng.randrange(1, 6))) for _ in range(6)]
+    bad = [b"x caf\xc3", b"\x80look", b"take \xc0\xaf", b"\xed\xa0\x80", b"x caf\xe9", *noise]
+    done = run_bytes("play", "cloak", stdin=b"\n".join([*bad, b"w", b""]))
+    assert done.returncode == 0, done.stderr
+    assert b"Traceback" not in done.stderr
+    assert b"You leave the foyer." in done.stdout  # the line after them was played
+
+
+def test_an_auto_file_that_is_not_utf8_is_a_one_line_error(tmp_path):
+    walk = tmp_path / "walk.txt"
+    walk.write_bytes(b"look\nx caf\xc3\n")
+    done = run_bytes("play", "cloak", "--auto", str(walk), stdin=b"")
+    assert done.returncode != 0
+    assert done.stderr.decode().strip() == f"curveship: cannot read {walk}: line 2 is not UTF-8 text (byte 0xc3)"

@@ -3,6 +3,8 @@
 import ast
 import importlib
 import pkgutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -71,3 +73,19 @@ def test_the_protocol_knows_nothing_of_the_server(path):
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom) and node.module:
             assert node.module.split(".")[0] not in ("server", "clients", "aiohttp"), f"{path.name}: {node.module}"
+
+
+def _client_modules():
+    yield clients.__name__
+    for info in pkgutil.walk_packages(clients.__path__, prefix=clients.__name__ + "."):
+        yield info.name
+
+
+@pytest.mark.parametrize("name", sorted(_client_modules()))
+def test_a_client_module_loads_nothing_of_the_server(name):
+    """A client speaks the protocol: importing any client module, in a fresh interpreter, loads no module of
+    `server` (the server's code runs in a client's process only when it starts one, and is imported then)."""
+    probe = f"import sys, {name}; print(sorted(m for m in sys.modules if m == 'server' or m.startswith('server.')))"
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]", f"{name} loads {done.stdout.strip()}"

@@ -6,11 +6,18 @@ from __future__ import annotations
 from collections.abc import Collection
 from dataclasses import replace
 
-from server.engine.actions.action import Action
-from server.engine.actions.preconditions import Refusal
-from server.engine.parser.grammar import GRAMMAR, Builder, CommandKind, Request, Scope
-from server.engine.world.items import Article, Thing
-from server.engine.world.state import WorldState
+from server.engine.authoring import (
+    GRAMMAR,
+    Action,
+    Article,
+    Builder,
+    CommandKind,
+    Refusal,
+    Request,
+    Scope,
+    Thing,
+    WorldState,
+)
 
 
 def scenery(

@@ -1,17 +1,23 @@
 """Artmaking: a one-room demonstration — an artist, a box, and a sculpture awaiting its breakthrough."""
 
-from server.engine.actions.action import Action, Behave, Modify, SenseAction
-from server.engine.actions.preconditions import Refusal
-from server.engine.world.definition import WorldDefinition
-from server.engine.world.items import Actor, Room, Thing
-from server.engine.world.state import WorldState
+from server.engine.authoring import (
+    Action,
+    Actor,
+    Behave,
+    Modify,
+    Refusal,
+    Room,
+    SenseAction,
+    Thing,
+    WorldDefinition,
+    WorldState,
+)
 from worlds._scenery import leave_be, scenery, through
 
 BREAKTHROUGH = "finally, [begin-caps]a worthy contribution to the art world[end-caps]"
-WORK_TO_DO = "[agent/s] [have/v] work to do; leaving now would be giving up"
+WORK_TO_DO = "[agent/s] [have/v] work to do, and to leave [now] [be/1/v] to give up"
 SELF_PORTRAIT = (
-    "[agent/s] [be/v] an artist, paint under [agent's] fingernails, who will settle for nothing less than a "
-    "breakthrough"
+    "[agent/s] [be/v] an artist, paint under [agent's] fingernails, who [settle/v] for nothing less than a breakthrough"
 )
 
 
@@ -119,7 +125,9 @@ WORLD = WorldDefinition(
             direct="@box",
             reason="[agent/s] [be/v] an artist, not a vandal; the box [be/not/v] the work",
         ),
-        Refusal(verb="eat", reason="[agent/s] [have/v] no appetite; only art will satisfy"),
+        Refusal(
+            verb="eat", reason="[agent/s] [have/v] no appetite; art [be/1/v] the only thing [agent/s] [hunger/v] for"
+        ),
         Refusal(verb="wander", reason=WORK_TO_DO),
         Refusal(verb="open", direct="@door", reason=WORK_TO_DO),
         leave_be(("@walls", "@floor", "@door"), "[direct/s] [be/not/v] the work; the sculpture [be/v]"),

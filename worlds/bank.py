@@ -38,14 +38,28 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
-from server.engine.actions import verbs
-from server.engine.actions.action import Action, Behave, Configure, Modify, Reason, SenseAction
-from server.engine.actions.preconditions import Refusal
-from server.engine.parser.grammar import GRAMMAR, Builder, CommandKind, Request, Scope
-from server.engine.world.definition import WorldDefinition
-from server.engine.world.items import Actor, Item, Room, Thing
-from server.engine.world.perception import Perception
-from server.engine.world.state import WorldState
+from server.engine.authoring import (
+    GRAMMAR,
+    Action,
+    Actor,
+    Behave,
+    Builder,
+    CommandKind,
+    Configure,
+    Item,
+    Modify,
+    Perception,
+    Reason,
+    Refusal,
+    Request,
+    Room,
+    Scope,
+    SenseAction,
+    Thing,
+    WorldDefinition,
+    WorldState,
+    verbs,
+)
 
 ROBBER, TELLER, GUARD = "@robber", "@teller", "@guard"
 STREET, LOBBY, VESTIBULE, GUARD_POST = "@street", "@lobby", "@vestibule", "@guard_post"
@@ -407,7 +421,7 @@ def _impatient(actor: str, world: WorldState) -> Action:
             agent=actor,
             direct=TELLER,
             indirect=TOY_GUN,
-            template="[agent/s] [jab/v] [indirect/o] at [direct/o] again: the money, now",
+            template="[agent/s] [jab/v] [indirect/o] at [direct/o] again, demanding the money",
             salience=0.6,
         )
     if impatience == SHOUT_AT:

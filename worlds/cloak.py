@@ -2,15 +2,25 @@
 
 from dataclasses import replace
 
-from server.engine.actions import verbs
-from server.engine.actions.action import Action, Behave, Modify, Reason
-from server.engine.actions.preconditions import Refusal
-from server.engine.english.words import direction_name
-from server.engine.parser.grammar import CommandKind, Request
-from server.engine.world.definition import WorldDefinition
-from server.engine.world.items import Actor, Item, Room, Thing
-from server.engine.world.perception import VISIBLE_AT, Perception
-from server.engine.world.state import WorldState
+from server.engine.authoring import (
+    VISIBLE_AT,
+    Action,
+    Actor,
+    Behave,
+    CommandKind,
+    Item,
+    Modify,
+    Perception,
+    Reason,
+    Refusal,
+    Request,
+    Room,
+    Thing,
+    WorldDefinition,
+    WorldState,
+    direction_name,
+    verbs,
+)
 from worlds._scenery import leave_be, like, scenery, standard, through
 
 DISTURBED_TOO_MUCH = 2
@@ -76,7 +86,7 @@ def read_message(action: Action, world: WorldState) -> list[Action]:
         verb = "win"
     else:
         ending = (
-            "the message [have/v] been trampled almost to nothing; only a few words remain: "
+            "the message [have/v] been trampled almost to nothing; only a few words [remain/2/v]: "
             "[begin-caps]you have lost[end-caps]"
         )
         verb = "lose"
@@ -87,7 +97,7 @@ def _not_in_cloakroom(action: Action, world: WorldState) -> bool:
     return world.room_of(action.agent) != "@cloakroom"
 
 
-SMART_CLOAK = "this [be/not/v] the place to leave a smart cloak lying about"
+SMART_CLOAK = "[this] [be/not/v] the place to leave a smart cloak lying about"
 JUST_ARRIVED = "[agent/s] [have/v] only just arrived, and besides, the weather outside [be/v] turning nasty"
 
 
@@ -146,8 +156,8 @@ ITEMS: tuple[Item, ...] = (
         tag="@cloakroom",
         called="cloakroom",
         sight=(
-            "hooks once lined the walls of [this] small room, but only one [be/1/v] left; the way out [be/1/v] "
-            "a door to the east"
+            "the walls of [this] small room [be/2/v] pocked with the holes of hooks long gone, and only one "
+            "[be/1/v] left; the way out [be/1/v] a door to the east"
         ),
         exits={"e": "@foyer", "out": "@foyer"},
     ),
@@ -159,7 +169,7 @@ ITEMS: tuple[Item, ...] = (
         # In the dark the sawdust is all around: naming it (or the message in it) names the bar one stumbles in.
         referring="sawdust message scrawl",
         sight=(
-            "the bar, far plainer than the foyer to the north would lead anyone to expect, [be/v] empty; "
+            "the bar [be/v] far plainer than the foyer to the north, and empty; "
             "something [seem/1/v] to be scrawled in the sawdust on the floor"
         ),
         exits={"n": "@foyer", "out": "@foyer"},

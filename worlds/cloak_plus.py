@@ -2,12 +2,20 @@
 
 import random
 
-from server.engine.actions import verbs
-from server.engine.actions.action import Action, Behave, Modify
-from server.engine.parser.grammar import CommandKind, Request
-from server.engine.world.definition import WorldDefinition
-from server.engine.world.items import Actor, Item, Substance, Thing
-from server.engine.world.state import WorldState
+from server.engine.authoring import (
+    Action,
+    Actor,
+    Behave,
+    CommandKind,
+    Item,
+    Modify,
+    Request,
+    Substance,
+    Thing,
+    WorldDefinition,
+    WorldState,
+    verbs,
+)
 from worlds import cloak
 from worlds._scenery import like, standard
 
@@ -115,7 +123,7 @@ def _extra_items() -> tuple[Item, ...]:
             open=True,
             prominence=0.8,
             features={"enterable": True},
-            sight="[@massive_sack/s] [be/v] a plain sack so massive that a person could climb into it",
+            sight="[@massive_sack/s] [be/v] a plain sack so massive that a person [can/1/v] climb into it",
         ),
         Thing(
             tag="@lamp",
@@ -126,7 +134,7 @@ def _extra_items() -> tuple[Item, ...]:
             qualities=("device", "light"),
             on=False,
             glow=1.0,
-            sight="[@lamp/s] [be/v] shiny brass, the kind miners carry; it [be/v] [@lamp/on/a]",
+            sight="[@lamp/s] [be/v] shiny brass, a miner's lamp; it [be/v] [@lamp/on/a]",
             react=lamplight,
         ),
     )

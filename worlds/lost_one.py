@@ -6,12 +6,24 @@ import random
 from dataclasses import replace
 from typing import Any
 
-from server.engine.actions import verbs
-from server.engine.actions.action import Action, Behave, Configure, Modify, Reason, SenseAction
-from server.engine.actions.preconditions import Refusal
-from server.engine.world.definition import SpinChange, WorldDefinition
-from server.engine.world.items import Actor, Item, Room, SharedThing, Thing
-from server.engine.world.state import WorldState
+from server.engine.authoring import (
+    Action,
+    Actor,
+    Behave,
+    Configure,
+    Item,
+    Modify,
+    Reason,
+    Refusal,
+    Room,
+    SenseAction,
+    SharedThing,
+    SpinChange,
+    Thing,
+    WorldDefinition,
+    WorldState,
+    verbs,
+)
 from worlds._scenery import leave_be, scenery
 
 AREAS: dict[str, tuple[str, str]] = {
@@ -269,7 +281,7 @@ LANDMARKS: tuple[Thing, ...] = (
         "@statue",
         "bronze statue",
         "@north",
-        "[@statue/s] [show/v] a general nobody remembers, green with age, one arm raised toward nothing",
+        "[@statue/s] [show/v] a general nobody [remember/1/v], green with age, one arm raised toward nothing",
         referring="general monument horse",
         prominence=0.9,
     ),

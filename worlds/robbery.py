@@ -1,9 +1,6 @@
 """The Simulated Bank Robbery: a non-interactive story, the same events told through whoever saw them."""
 
-from server.engine.actions.action import Behave, Configure, Modify, SenseAction
-from server.engine.actions.verbs import go
-from server.engine.world.definition import WorldDefinition
-from server.engine.world.items import Actor, Room, Thing
+from server.engine.authoring import Actor, Behave, Configure, Modify, Room, SenseAction, Thing, WorldDefinition, go
 
 ITEMS = (
     Room(

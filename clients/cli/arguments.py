@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 import os
 
-from server.catalog import spin_names, world_names
+from spins import names as spin_names
+from worlds import names as world_names
 
 
 def parser() -> argparse.ArgumentParser:

@@ -32,12 +32,11 @@ import sys
 from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from clients.connection import CallError, Connection, ConnectionLost, Status
 from protocol import messages as m
 from protocol.errors import Code
-from server.engine.spin import Spin, apply, parse_value
+from protocol.spin import Spin, SpinPart, apply, spin_argument
 
 LEAVING = 2.0
 """Seconds to wait for `leave` at the end (the server may be gone; it then lets the actor go by itself)."""
@@ -49,56 +48,52 @@ ENDING_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") i
 class Attached:
     conn: Connection
     joined: m.JoinResult
-    settings: dict[str, Any]
-    """key=value settings still to apply over the session's spin."""
+    later: list[SpinPart]
+    """Spin settings still to apply over the session's spin (a resumed session's, given with --resume)."""
     created: bool
     """Whether the instance was created for this reader (not joined by --instance)."""
 
 
-def spin_words(words: list[str]) -> tuple[list[str], dict[str, Any]]:
-    """Named spins (or spin files) in order, and key=value settings typed as their fields want them. The
+def spin_words(words: list[str]) -> list[SpinPart]:
+    """The command line's spin words as the protocol's spin argument, by the contract's one reading. The
     settings are checked here, where they were typed, so a bad one is named before any server starts (the
     server checks them again, and what depends on the world, like whether a narrator is in it)."""
-    names = [word for word in words if "=" not in word]
-    settings: dict[str, Any] = {}
-    for word in words:
-        if "=" in word:
-            key, _, value = word.partition("=")
-            settings[key.strip()] = parse_value(key.strip(), value)
-    apply(Spin(), settings, source="settings")
-    return names, settings
+    parts = spin_argument(words)
+    for part in parts:
+        if isinstance(part, dict):
+            apply(Spin(), part, source="settings")
+    return parts
 
 
 @contextlib.asynccontextmanager
 async def attached(args: argparse.Namespace, on_status: Callable[[Status], None]) -> AsyncIterator[Attached]:
-    names, settings = spin_words(args.spin)  # SpinError (a usage error) before anything starts
+    parts = spin_words(args.spin)  # SpinError (a usage error) before anything starts
     resume = getattr(args, "resume", None)
     if resume is not None:
-        _check_resuming(args, names)
+        _check_resuming(args, parts)
     world = _world(args.world)
     async with contextlib.AsyncExitStack() as stack:
         if args.server:
             url, owner = args.server.rstrip("/"), args.author_token
         else:
-            from clients.cli.hosting import hosted, in_process_config  # the server's code, only when it runs here
+            from server.tools.hosting import hosted, in_process_config  # the server's code, only when it runs here
 
             owner = secrets.token_urlsafe(24)
             url = await stack.enter_async_context(hosted(in_process_config(owner), "127.0.0.1", 0))
         if resume is not None:
             conn = await stack.enter_async_context(Connection(url, on_status=on_status))
             joined = await _resumed(conn, url, resume, world)
-            later = settings
+            later = parts
         else:
-            asked: list[str] | dict[str, Any]
+            later = []
             if args.instance:
-                instance = args.instance
+                instance, asked = args.instance, parts  # the session's own spin, over the instance's
                 if world:
                     await _check_world(url, instance, world)
-                asked, later = (names, settings) if names else (settings, {})
             else:
                 async with Connection(url, transport="http", author_token=owner) as desk:
-                    created = await desk.call("create", world=world, seed=args.seed, spin=names or None)
-                instance, asked, later = created.instance, settings, {}
+                    created = await desk.call("create", world=world, seed=args.seed, spin=parts or None)
+                instance, asked = created.instance, []  # the story's own spin, which the session starts from
             author = None if args.player else owner
             conn = await stack.enter_async_context(Connection(url, author_token=author, on_status=on_status))
             joined = await conn.call("join", instance=instance, actor=args.actor, name=args.name, spin=asked or None)
@@ -186,13 +181,13 @@ def _world(world: str | None) -> str | None:
     return str(path.resolve()) if path.is_file() else world
 
 
-def _check_resuming(args: argparse.Namespace, names: list[str]) -> None:
+def _check_resuming(args: argparse.Namespace, parts: list[SpinPart]) -> None:
     """--resume takes back a session as it was: where it plays and as whom are the session's own."""
     if not args.server:
         raise CallError(Code.INVALID_PARAMS, "--resume takes back a session on a server: give --server URL too")
     if args.instance or args.actor:
         raise CallError(Code.INVALID_PARAMS, "--resume takes back a session whose instance and actor are its own")
-    if names:
+    if any(isinstance(part, str) for part in parts):
         raise CallError(Code.INVALID_PARAMS, "with --resume, change the spin with key=value settings (or :spin)")
 
 

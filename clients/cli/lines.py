@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import io
 import sys
 import threading
 from pathlib import Path
@@ -16,10 +17,25 @@ class Unreadable(Exception):
 def auto_lines(auto: Path) -> list[str]:
     """The file's lines to play, blank lines and # comments skipped."""
     try:
-        text = auto.read_text(encoding="utf-8")
+        text = auto.read_bytes().decode("utf-8")
     except OSError as error:
         raise Unreadable(f"cannot read {auto}: {error.strerror}") from None
+    except UnicodeDecodeError as error:
+        line = auto.read_bytes()[: error.start].count(b"\n") + 1
+        raise Unreadable(
+            f"cannot read {auto}: line {line} is not UTF-8 text (byte 0x{error.object[error.start]:02x})"
+        ) from None
     return [line for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")]
+
+
+def readable(line: str) -> str:
+    """A line as text that can be sent: bytes that were not UTF-8 (which Python keeps as lone surrogates) become
+    U+FFFD, so the story answers that it does not know the word instead of the client failing to encode it."""
+    try:
+        raw = line.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:  # a surrogate that no decoder escaped (pasted, or from a terminal library)
+        raw = line.encode("utf-8", "surrogatepass")
+    return raw.decode("utf-8", "replace")
 
 
 async def read_line(prompt: str | None) -> str | None:
@@ -33,6 +49,10 @@ async def read_line(prompt: str | None) -> str | None:
             answer.set_result(line)
 
     def read() -> None:
+        # Bytes that are not UTF-8 are kept (as surrogates, which `readable` replaces), never an error that
+        # would read as the end of input.
+        if isinstance(sys.stdin, io.TextIOWrapper) and sys.stdin.errors != "surrogateescape":
+            sys.stdin.reconfigure(errors="surrogateescape")
         try:
             line: str | None = input(prompt) if prompt is not None else sys.stdin.readline() or None
         except (EOFError, OSError, ValueError):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import sys
 from collections.abc import Callable, Sequence
@@ -11,7 +12,7 @@ from clients.cli.arguments import parser
 from clients.cli.lines import Unreadable
 from clients.connection import CallError, ConnectionLost
 from protocol.errors import Code
-from server.engine.errors import EngineError
+from protocol.spin import SpinError
 
 USAGE_ERROR = 2
 FAILURE = 1
@@ -35,7 +36,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(_runner(args)(args))
     except CallError as error:
         return _fail(error.message, USAGE_ERROR if error.code in USAGE_CODES else FAILURE)
-    except (EngineError, Unreadable) as error:
+    except (ToolError, SpinError, Unreadable) as error:
         return _fail(str(error), USAGE_ERROR)
     except ConnectionLost as error:
         return _fail(str(error), FAILURE)
@@ -47,27 +48,41 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
 
 
+class ToolError(Exception):
+    """A server tool (serve, export, tell --trace) could not do what the command line asked; says why."""
+
+
 def _runner(args: argparse.Namespace) -> Callable[[argparse.Namespace], int]:
     """The command's module, imported only now: attaching to a --server never loads the server's own code."""
     if args.command == "serve":
-        from clients.cli.serve import run_serve
-
-        return run_serve
+        return _server_tool("serve", "run_serve")
     if args.command == "export":
-        from clients.cli.export import run_export
-
-        return run_export
+        return _server_tool("export", "run_export")
     if args.command == "play":
         from clients.cli.play import run_play
 
         return run_play
     if args.trace:
-        from clients.cli.trace import run_trace
-
-        return run_trace
+        return _server_tool("trace", "run_trace")
     from clients.cli.tell import run_tell
 
     return run_tell
+
+
+def _server_tool(module: str, function: str) -> Callable[[argparse.Namespace], int]:
+    """A tool that lives with the server (it reads the server's store or runs its engine here), loaded when
+    it runs; what the engine refuses is a usage error like any other."""
+
+    def run(args: argparse.Namespace) -> int:
+        from server.engine.errors import EngineError
+
+        tool: Callable[[argparse.Namespace], int] = getattr(importlib.import_module(f"server.tools.{module}"), function)
+        try:
+            return tool(args)
+        except EngineError as error:
+            raise ToolError(str(error)) from None
+
+    return run
 
 
 def _fail(message: str, status: int) -> int:

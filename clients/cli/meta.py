@@ -16,8 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from clients.connection import Connection
 from protocol import messages as m
-from server.engine.errors import SpinError
-from server.engine.spin import SPIN_FIELDS, parse_value
+from protocol.spin import SPIN_FIELDS, Spin, SpinError, SpinPart, shown, spin_argument
 
 if TYPE_CHECKING:
     from clients.cli.scene import Scene
@@ -118,68 +117,39 @@ def is_meta(line: str) -> bool:
 # -- spins and settings as typed ------------------------------------------------------------------------------
 
 
-async def spin_words(desk: Desk, words: Sequence[str], *, windows: bool = False) -> tuple[list[Any], Any]:
-    """Named spins and settings in the order typed — `prophecy`, `time after`, `order=retrograde` — as the
-    protocol's spin argument (names, and settings objects); and, when `windows`, a window (`turn`, `all` or a
-    number of turns) or None."""
-    named = {spin.name for spin in await desk.scene.named_spins()}
-    parts: list[Any] = []
+async def spin_words(desk: Desk, words: Sequence[str], *, windows: bool = False) -> tuple[list[SpinPart], Any]:
+    """Named spins and settings in the order typed — `prophecy`, `time after`, `order=retrograde` — read by the
+    contract's one rule into the protocol's spin argument; and, when `windows`, a window (`turn`, `all` or a
+    number of turns, where no field's value is expected) or None. A word that is no named spin is refused here,
+    with the names and settings there are."""
     window: Any = None
+    spin_words: list[str] = []
     queue = list(words)
     while queue:
         word = queue.pop(0)
-        key, value = word.partition("=")[::2] if "=" in word else (word, None)
-        if windows and value is None and (word in WINDOWS or word.isdigit()):
+        if windows and (word in WINDOWS or word.isdigit()):
             window = int(word) if word.isdigit() else word
-        elif value is None and word in named:
-            parts.append(word)
-        elif key in SPIN_FIELDS:
-            if value is None:
-                if not queue:
-                    raise MetaError(f"{key} needs a value, as in `{key} {_example(key)}`")
-                value = queue.pop(0)
-            try:
-                typed = parse_value(key, value)
-            except SpinError as error:
-                raise MetaError(str(error)) from None
-            if parts and isinstance(parts[-1], dict):
-                parts[-1][key] = typed
-            else:
-                parts.append({key: typed})
-        else:
+            continue
+        spin_words.append(word)
+        if word.lower() in SPIN_FIELDS and queue:
+            spin_words.append(queue.pop(0))  # its value, whatever it looks like
+    try:
+        parts = spin_argument(spin_words)
+    except SpinError as error:
+        raise MetaError(str(error).rstrip(".")) from None
+    named = {spin.name for spin in await desk.scene.named_spins()}
+    for part in parts:
+        if isinstance(part, str) and part not in named:
             raise MetaError(
-                f"{word!r} is neither a named spin ({', '.join(sorted(named))}) nor a spin setting "
+                f"{part!r} is neither a named spin ({', '.join(sorted(named))}) nor a spin setting "
                 f"({', '.join(SPIN_FIELDS)})"
             )
     return parts, window
 
 
-def _example(field: str) -> str:
-    return {"time": "after", "order": "retrograde", "narrator": "@guard", "filters": "hesitant"}.get(field, "on")
-
-
-async def settings_of(desk: Desk, parts: list[Any]) -> dict[str, Any]:
-    """Named spins and settings flattened into the settings they make, later ones winning."""
-    named = {spin.name: spin.spin for spin in await desk.scene.named_spins()}
-    settings: dict[str, Any] = {}
-    for part in parts:
-        settings.update(named[part] if isinstance(part, str) else part)
-    return settings
-
-
-def describe(spin: dict[str, Any]) -> str:
-    """A spin as `key = value` lines, worded as the `spin` directive words them."""
-    return "\n".join(f"{key} = {_worded(value)}" for key, value in spin.items())
-
-
-def _worded(value: Any) -> str:
-    if value is None or value in ("", [], ()):
-        return "none"
-    if isinstance(value, bool):
-        return "on" if value else "off"
-    if isinstance(value, list | tuple):
-        return ", ".join(str(each) for each in value)
-    return str(value)
+def describe(spin: Spin, fields: Sequence[str] = SPIN_FIELDS) -> str:
+    """A spin's fields as `key = value` lines, worded as the `spin` directive words them."""
+    return "\n".join(f"{key} = {shown(getattr(spin, key))}" for key in fields)
 
 
 # -- the commands ------------------------------------------------------------------------------------------------
@@ -192,13 +162,16 @@ def standard() -> MetaCommands:
     @registry.add("spin")
     async def spin(desk: Desk, words: list[str]) -> Answer:
         """:spin [NAME | FIELD VALUE …] — show the session's spin, or change it (and show what changed):
-        `:spin time after`, `:spin prophecy`, `:spin order=retrograde time_words on`."""
-        settings = await settings_of(desk, (await spin_words(desk, words))[0])
-        result = await desk.conn.call("spin", set=settings or None)
+        `:spin time after`, `:spin prophecy`, `:spin hesitant surprise order=retrograde time_words on`."""
+        parts = (await spin_words(desk, words))[0]
+        before = desk.scene.spin
+        result = await desk.conn.call("spin", set=parts or None)
         desk.scene.spin = result.spin
         desk.scene.changed()
-        shown = {key: result.spin[key] for key in settings if key in result.spin} if settings else result.spin
-        return describe(shown)
+        if not parts or before is None:
+            return describe(result.spin)
+        changed = [key for key in SPIN_FIELDS if getattr(before, key) != getattr(result.spin, key)]
+        return describe(result.spin, changed) if changed else "The spin is as it was."
 
     @registry.add("narrate")
     async def narrate(desk: Desk, words: list[str]) -> Answer:

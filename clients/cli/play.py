@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from clients.cli.attach import attached
-from clients.cli.lines import auto_lines
+from clients.cli.lines import auto_lines, readable
 from clients.cli.meta import QUIT as QUIT_META
 from clients.cli.meta import Answer, Desk, MetaCommands, MetaError, is_meta, standard
 from clients.cli.piped import PipedScreen
@@ -34,8 +34,8 @@ from clients.cli.screen import Screen
 from clients.cli.status import StatusRelay, show_status
 from clients.connection import CallError, Connection, ConnectionLost, NotSent
 from protocol import messages as m
+from protocol.commands import split_commands
 from protocol.errors import Code
-from server.engine.parser.words import split_commands
 
 ENDED = "*** The story has ended. You may undo, restart, recount, or quit. ***"
 QUIT = ("quit", "q", "exit game")
@@ -59,8 +59,8 @@ async def _play(args: argparse.Namespace) -> int:
     relay = StatusRelay()
     async with attached(args, relay) as story:
         conn = story.conn
-        if story.settings:
-            await conn.call("spin", set=story.settings)
+        if story.later:
+            await conn.call("spin", set=story.later)
         if args.server and story.created:
             joining = f"--server {args.server} --instance {story.joined.instance}"
             print(f"[instance {story.joined.instance}: others join with {joining}]", file=sys.stderr)
@@ -128,7 +128,7 @@ async def _lines(auto: Sequence[str], screen: Screen) -> AsyncIterator[str]:
         screen.echo(line)
         yield line
     async for line in screen.lines():
-        yield line
+        yield readable(line)
 
 
 async def _command(conn: Connection, screen: Screen, table: Table, line: str) -> None:

@@ -5,10 +5,9 @@ It is refreshed after each turn with one batch (`state`, `spin`, `concept`, `act
 trip); the terminal's toolbar shows it and its completer offers its names and commands. Refreshes are
 coalesced: one runs at a time, and turns that come meanwhile ask for one more after it, never a queue.
 
-A concept's nodes say what kind each item is (actor, room, thing…) and `state` names the room as the story
-heads it ("Foyer Bar"). Whose concepts this session may read depends on the world and on being an author, so
-each actor the concept holds is asked about once (`concept` with it as the actor: its tree, or "forbidden"),
-in a batch of its own.
+A concept's nodes say what kind each item is (actor, room, thing…); `state` names the room as the story heads
+it ("Foyer Bar") and says whose concepts this session may read and whom it may tell through. The words every
+story understands (`vocabulary`) are asked for once.
 """
 
 from __future__ import annotations
@@ -19,9 +18,10 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from clients.cli.vocabulary import Vocabulary
 from clients.connection import CallError, Connection, ConnectionLost, Status
 from protocol import messages as m
-from protocol.errors import Code
+from protocol.spin import Spin
 
 COSMOS = "@cosmos"
 """The root of every tree: no name anyone types."""
@@ -38,16 +38,19 @@ class Scene:
     room_title: str = ""
     """The room as the story heads it ("Foyer Bar"), from `state`."""
     ended: bool = False
-    spin: dict[str, Any] = field(default_factory=dict)
+    spin: Spin | None = None
     known: dict[str, str] = field(default_factory=dict)
     """Tag to name, for everything the actor's concept holds (the actor and the cosmos aside)."""
     actions: list[str] = field(default_factory=list)
     """Commands that would succeed now, as the server words them ("hang velvet cloak on small brass hook")."""
     link: Status | None = None
     """The connection's last status, if it ever dropped."""
-    actors: dict[str, bool] = field(default_factory=dict)
-    """The actors the concept holds (besides this session's own), each with whether its concept may be read
-    here (False until asked)."""
+    actors: list[str] = field(default_factory=list)
+    """The actors the concept holds (besides this session's own)."""
+    readable: list[str] = field(default_factory=list)
+    """The actors whose concepts this session may read (`state` says)."""
+    vocabulary: Vocabulary = field(default_factory=Vocabulary)
+    """The words every story understands, once asked for (completion never waits for the server)."""
     rooms: set[str] = field(default_factory=set)
     """The rooms the actor knows."""
     listeners: list[Callable[[], None]] = field(default_factory=list)
@@ -55,8 +58,6 @@ class Scene:
     _named: list[m.SpinInfo] | None = None
     _refreshing: asyncio.Task[None] | None = None
     _again: bool = False
-    _asked: set[str] = field(default_factory=set)
-    """Actors already asked whether their concepts may be read."""
 
     @classmethod
     def of(cls, conn: Connection, joined: m.JoinResult) -> Scene:
@@ -83,8 +84,8 @@ class Scene:
 
     @property
     def askable(self) -> list[str]:
-        """The actors whose concepts this session may read: its own, then those it was found to be allowed."""
-        return [self.actor, *(tag for tag, allowed in self.actors.items() if allowed)]
+        """The actors whose concepts this session may read: its own, then the others it may."""
+        return [self.actor, *(tag for tag in self.readable if tag != self.actor)]
 
     @property
     def actor_tags(self) -> list[str]:
@@ -119,41 +120,26 @@ class Scene:
                 await self.refresh()
 
     async def refresh(self) -> None:
-        """Ask for state, spin, concept and actions in one batch; keep whatever came back. Then ask about the
-        actors not yet asked about."""
-        state, spin, concept, actions = await self.conn.batch(
-            [("state", {}), ("spin", {}), ("concept", {}), ("actions", {})]
-        )
+        """Ask for state, spin, concept and actions in one batch (and the vocabulary, the first time); keep
+        whatever came back."""
+        calls: list[tuple[str, dict[str, Any]]] = [("state", {}), ("spin", {}), ("concept", {}), ("actions", {})]
+        answers = await self.conn.batch(calls + ([("vocabulary", {})] if not self.vocabulary.verbs else []))
+        state, spin, concept, actions = answers[:4]
         if isinstance(state, m.StateResult):
             self.world, self.turn, self.room, self.ended = state.world, state.turn, state.room, state.ended
             self.room_title = state.room_name
+            self.readable = state.concepts
         if isinstance(spin, m.SpinResult):
             self.spin = spin.spin
         if isinstance(concept, m.ConceptResult):
             nodes = [node for node in _walk(concept.tree) if node.tag not in (COSMOS, self.actor)]
             self.known = {node.tag: node.name for node in nodes}
             self.rooms = {node.tag for node in nodes if node.kind == "room"}
-            for node in nodes:
-                if node.kind == "actor":
-                    self.actors.setdefault(node.tag, False)
+            self.actors = [node.tag for node in nodes if node.kind == "actor"]
         if isinstance(actions, m.ActionsResult):
             self.actions = actions.commands
-        self.changed()
-        await self._probe()
-
-    async def _probe(self) -> None:
-        """Ask whether the concepts of the actors not yet asked about may be read here."""
-        asked = [tag for tag in self.actors if tag not in self._asked]
-        if not asked:
-            return
-        answers = await self.conn.batch([("concept", {"actor": tag}) for tag in asked])
-        for tag, answer in zip(asked, answers, strict=True):
-            if isinstance(answer, m.ConceptResult):
-                self.actors[tag] = True
-                self._asked.add(tag)
-            elif isinstance(answer, CallError) and answer.code == Code.FORBIDDEN:
-                self._asked.add(tag)
-            # anything else (too many requests): asked again at the next refresh
+        if answers[4:] and isinstance(answers[4], m.VocabularyResult):
+            self.vocabulary = Vocabulary.of(answers[4])
         self.changed()
 
     def heard(self, status: Status) -> None:
@@ -191,20 +177,19 @@ def _walk(node: m.Node) -> Iterator[m.Node]:
         yield from _walk(child)
 
 
-def spin_summary(spin: dict[str, Any], actor: str) -> str:
+def spin_summary(spin: Spin | None, actor: str) -> str:
     """A spin in a few words, for the toolbar: its time and order, then only what departs from the actor's own
     telling — who narrates, to whom, through whose eyes, which filters ("after, retrograde, told by @guard")."""
-    if not spin:
+    if spin is None:
         return ""
-    time = spin.get("time", "during")
-    words = [f"time {time}" if isinstance(time, int | float) else str(time), str(spin.get("order", "chronicle"))]
-    if (narrator := spin.get("narrator")) is not None:
-        narrating = spin.get("focalizer") or actor if narrator == "focalizer" else narrator
+    words = [f"time {spin.time}" if isinstance(spin.time, int | float) else spin.time, spin.order]
+    if spin.narrator is not None:
+        narrating = spin.focalizer or actor if spin.narrator == "focalizer" else spin.narrator
         words.append("told by you" if narrating == actor else f"told by {narrating}")
-    if (narratee := spin.get("narratee")) not in (None, actor):
-        words.append(f"to {narratee}")
-    if (focalizer := spin.get("focalizer")) not in (None, actor):
-        words.append(f"through {focalizer}")
-    if filters := spin.get("filters"):
-        words.append("+".join(filters))
+    if spin.narratee not in (None, actor):
+        words.append(f"to {spin.narratee}")
+    if spin.focalizer not in (None, actor):
+        words.append(f"through {spin.focalizer}")
+    if spin.filters:
+        words.append("+".join(spin.filters))
     return ", ".join(words)

@@ -15,6 +15,6 @@ def run_tell(args: argparse.Namespace) -> int:
 
 async def _tell(args: argparse.Namespace) -> int:
     async with attached(args, show_status) as story:
-        reply = await story.conn.call("narrate", spin=story.settings or None)
+        reply = await story.conn.call("narrate")
         print(reply.text)
     return 0

@@ -17,8 +17,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from server.engine import spin as spins
-from server.engine.errors import EngineError
+from protocol.spin import SPIN_FIELDS, describe
 
 if TYPE_CHECKING:
     from server.engine.narrator import Telling
@@ -30,10 +29,6 @@ AGAIN = frozenset({"again", "g"})
 """Words that give the last command again (the player answers them: they are that command, not a directive)."""
 AGAIN_HELP = "again (or g) — give the last command again."
 AGAIN_USAGE = 'Again takes no more words: just "again", or "g".'
-
-
-class Forbidden(EngineError):
-    """The player lacks the permission a directive needs."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,11 +136,11 @@ def standard() -> Directives:
         """spin — show the spin; `spin time after`, `spin narrator @guard`, `spin prophecy` change it;
         `spin window 3` makes recount retell the last 3 turns (each turn's reply is that turn alone)."""
         words = (match.group(1) or "").split()
-        if len(words) == 1 and words[0].lower() in spins.SPIN_FIELDS:
+        if len(words) == 1 and words[0].lower() in SPIN_FIELDS:
             return player.spin_setting(words[0].lower())
         if words:
             player.change_spin(words)
-        return spins.describe(player.spin)
+        return describe(player.spin)
 
     @registry.add("recount", r"(?i:recount)")
     def recount(player: Player, match: re.Match[str]) -> Telling:

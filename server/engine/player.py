@@ -19,20 +19,18 @@ from dataclasses import dataclass
 
 from msgspec.structs import replace
 
-from server.engine import spin as spins
-from server.engine.directives import AGAIN, AGAIN_USAGE, Directives, Forbidden, normalize, standard
+from protocol.commands import split_commands
+from protocol.spin import Spin, allowed_values, apply, describe, spin_argument
+from server.engine.directives import AGAIN, AGAIN_USAGE, Directives, normalize, standard
 from server.engine.english.text import capitalize_first, sentence
 from server.engine.english.words import direction_name
-from server.engine.errors import EngineError, SpinError, UnknownName
+from server.engine.errors import EngineError, Forbidden, SpinError, StoryEnded, UnknownName
 from server.engine.narrator import Block, Discourse, Telling
-from server.engine.parser.words import split_commands
-from server.engine.spin import Spin, SpinFile
-from server.engine.story import Story, StoryEnded, Turn
+from server.engine.spin import SpinFile, SpinLibrary, spun
+from server.engine.story import Story, Turn
 from server.engine.trees import listing
 from server.engine.world.definition import SpinChange
 from server.engine.world.items import Door, Item
-
-SpinLibrary = Callable[[str], SpinFile]
 
 ENDED = "The story has ended. You may undo, restart, or recount."
 
@@ -111,10 +109,25 @@ class Player:
         self.check_focalizer(spin)
         return self.story.tell(spin)
 
+    @property
+    def may_choose_any_actor(self) -> bool:
+        """Whether this player may tell through, and read the concept of, any actor: in a story that is not
+        interactive, or as an author; otherwise only its own actor."""
+        return self.author or not self.story.definition.interactive
+
+    def focalizers(self) -> list[str]:
+        """The actors this player may tell the story through."""
+        return list(self.story.simulation.concepts) if self.may_choose_any_actor else [self.actor]
+
+    def readable_concepts(self) -> list[str]:
+        """The actors whose concepts this player may read (the same rule as focalizers: a concept read is a
+        telling's raw material)."""
+        return self.focalizers()
+
     def check_focalizer(self, spin: Spin) -> None:
         """In an interactive world a player tells only through its own actor, and commands only it (authors
         excepted)."""
-        if not self.story.definition.interactive or self.author:
+        if self.may_choose_any_actor:
             return
         focalizer = self.story.focalizer(spin)
         if focalizer != self.actor:
@@ -123,32 +136,16 @@ class Player:
             raise Forbidden(f"You play {self.actor}; you cannot command {spin.commanded}.")
 
     def change_spin(self, words: list[str]) -> None:
-        """`time after`, `narrator @guard`, `filters hesitant,surprise`, or the name of a spin (or the path of a
-        spin file). A bad setting is refused in the words the player typed."""
-        if len(words) == 1 and "=" not in words[0]:
-            found = self.named_spins(words[0])
-            changed = spins.apply(self.spin, dict(found.overrides), source=f"spin {found.name}")
-            self.story.check_spin(changed, source=found.source or f"spin {found.name}")
-        else:
-            text = " ".join(words)
-            key, _, value = text.partition("=") if "=" in text else text.partition(" ")
-            key, value = key.strip().lower(), value.strip()
-            if key not in spins.SPIN_FIELDS:
-                raise SpinError(f"There is no spin setting {key}. The settings are {', '.join(spins.SPIN_FIELDS)}.")
-            if not value:
-                raise SpinError(self.spin_setting(key))
-            try:
-                changed = spins.apply(self.spin, {key: spins.parse_value(key, value)}, source="spin")
-            except SpinError:
-                raise SpinError(f"'{value}' is a bad value for {key}: it takes {spins.allowed_values(key)}.") from None
-        self.story.check_spin(changed)
+        """`time after`, `narrator @guard`, `filters hesitant,surprise`, `hesitant surprise time=after`: the
+        contract's one reading of spin words, resolved with this player's named spins."""
+        changed = spun(self.spin, spin_argument(words), self.named_spins, self.story.check_spin)
         self.check_focalizer(changed)
         self.spin = changed
 
     def spin_setting(self, field: str) -> str:
         """What one setting of the spin is now, and how to change it."""
-        shown = dict(line.split(" = ", 1) for line in spins.describe(self.spin).splitlines())[field]
-        allowed = spins.allowed_values(field)
+        shown = dict(line.split(" = ", 1) for line in describe(self.spin).splitlines())[field]
+        allowed = allowed_values(field)
         return f"The spin's {field} is {shown}. To change it: spin {field} VALUE, where VALUE is {allowed}."
 
     # -- playing ------------------------------------------------------------------------------------
@@ -164,7 +161,7 @@ class Player:
                 blocks.extend(self._one(part, on_turn).blocks)
         except StoryEnded:
             raise StoryEnded(ENDED) from None
-        except EngineError as error:
+        except (EngineError, SpinError) as error:
             raise type(error)(_as_sentence(str(error))) from None
         return _joined(blocks, self.discourse)
 
@@ -222,7 +219,7 @@ class Player:
             return
         change = hook(SpinChange(self.story.simulation.world, self.spin, self.story.turn))
         if change:
-            self.spin = spins.apply(self.spin, dict(change), source=f"world {self.story.definition.name}")
+            self.spin = apply(self.spin, dict(change), source=f"world {self.story.definition.name}")
 
     def undo(self) -> bool:
         if not self.story.undo():
@@ -316,9 +313,20 @@ class Player:
     def world_listing(self) -> str:
         return listing(self.story.world_tree())
 
+    def known_names(self) -> list[str]:
+        """The names of everything this player's actor knows of (itself and the cosmos aside), each once."""
+        names: dict[str, None] = {}
+        waiting = [self.story.concept_tree(self.actor)]
+        while waiting:
+            node = waiting.pop()
+            if node.link is not None and node.tag != self.actor:
+                names[node.name] = None
+            waiting.extend(reversed(node.children))
+        return list(names)
+
     def concept_listing(self, actor: str) -> str:
         self.story.check_actor(actor)
-        if actor != self.actor and self.story.definition.interactive and not self.author:
+        if actor not in self.readable_concepts():
             raise Forbidden(f"You play {self.actor}; {actor}'s concept is not yours to read.")
         return listing(self.story.concept_tree(actor))
 

@@ -19,7 +19,7 @@ from typing import Any
 
 import msgspec
 
-from server.engine.errors import EngineError
+from server.engine.errors import SnapshotError
 from server.engine.story import Story
 from server.engine.world.definition import WorldDefinition
 
@@ -29,10 +29,6 @@ FORMAT = 2
 
 CHECKSUM = 16
 """Bytes of BLAKE2b digest at the start of a snapshot."""
-
-
-class SnapshotError(EngineError):
-    """A snapshot that cannot be used: another format, another world, or damaged."""
 
 
 @contextlib.contextmanager

@@ -18,22 +18,18 @@ from typing import Any, Literal
 
 import msgspec
 
+from protocol.spin import Spin
 from server.engine.actions import verbs
 from server.engine.actions.action import Event
 from server.engine.english import join_list
-from server.engine.errors import EngineError, UnknownName
+from server.engine.errors import EngineError, StoryEnded, UnknownName
 from server.engine.narrator import Discourse, Telling, Trace, tell
 from server.engine.parser.grammar import GRAMMAR
 from server.engine.parser.recognize import Clarify, Memory, NotUnderstood, Recognizer
 from server.engine.parser.suggest import possible_commands
 from server.engine.simulate import Simulation
-from server.engine.spin import Spin
 from server.engine.trees import Node, concept_tree, world_tree
 from server.engine.world.definition import WorldDefinition
-
-
-class StoryEnded(EngineError):
-    """The story has reached an ending: commands are refused (telling, undo and restart still work)."""
 
 
 @dataclass(frozen=True, slots=True)

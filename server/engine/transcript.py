@@ -13,10 +13,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
+from protocol.spin import Spin
+from server.engine.errors import StoryEnded
 from server.engine.narrator import Block, Telling
 from server.engine.player import Player
-from server.engine.spin import Spin
-from server.engine.story import Logged, Story, StoryEnded
+from server.engine.story import Logged, Story
 from server.engine.world.definition import WorldDefinition
 
 

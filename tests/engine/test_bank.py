@@ -7,11 +7,11 @@ from __future__ import annotations
 import pytest
 from msgspec.structs import replace
 
-from bench.play import walkthrough_lines
-from server.catalog import load_spin, load_world
+from server.catalog import load_spin, load_world, walkthrough
 from server.engine.actions.action import Event
+from server.engine.errors import StoryEnded
 from server.engine.player import Player
-from server.engine.story import Story, StoryEnded, Turn
+from server.engine.story import Story, Turn
 
 
 def _story(*played: str) -> tuple[Story, dict[str, Player]]:
@@ -95,7 +95,7 @@ def test_nobody_playing_the_story_runs_as_the_robbery_did():
 def test_the_walkthrough_reaches_the_robberys_ending():
     story, players = _story("@robber")
     robber = players["@robber"]
-    lines = walkthrough_lines("bank")
+    lines = walkthrough("bank")
     replies = dict(zip(lines, (robber.command(line).text for line in lines), strict=True))
     assert story.ended
     assert replies["in"].endswith("She waves to you.")  # the teller answers at once
@@ -116,7 +116,7 @@ def test_the_walkthrough_plays_under_other_spins(spin):
     player = Player(Story(load_world("bank")), named_spins=load_spin)
     player.opening()
     player.change_spin([spin])
-    replies = [player.command(line).text for line in walkthrough_lines("bank")]
+    replies = [player.command(line).text for line in walkthrough("bank")]
     assert player.story.ended
     assert all(reply and "[" not in reply and "@" not in reply for reply in replies)
     assert player.recount().text.strip()
@@ -460,7 +460,7 @@ def test_undo_and_replay_keep_the_world_exact_with_several_players():
 def test_undo_after_an_ending_lets_the_robber_choose_again():
     story, players = _story("@robber")
     robber = players["@robber"]
-    for line in walkthrough_lines("bank"):
+    for line in walkthrough("bank"):
         robber.command(line)
     assert story.ended
     assert robber.undo() and not story.ended

@@ -9,10 +9,9 @@ import re
 import pytest
 
 from server.catalog import load_spin, load_world
-from server.engine.directives import Forbidden
-from server.engine.errors import EngineError, SpinError, UnknownName
+from server.engine.errors import EngineError, Forbidden, SpinError, StoryEnded, UnknownName
 from server.engine.player import Player
-from server.engine.story import Story, StoryEnded
+from server.engine.story import Story
 
 
 def play(world: str, *lines: str, author: bool = True) -> tuple[Player, list[str]]:
@@ -112,7 +111,8 @@ def test_ticks_and_turns_agree_with_their_numbers():
         ("restore nosuch", UnknownName, "There is no save named nosuch. Nothing has been saved yet."),
         ("spin group_by none", SpinError, "'none' is a bad value for group_by: it takes"),
         ("spin filters nosuch", SpinError, "'nosuch' is a bad value for filters: it takes"),
-        ("spin colour red", SpinError, "There is no spin setting colour. The settings are focalizer, commanded"),
+        ("spin colour red", UnknownName, "Unknown spin 'colour'; spins: flashback"),
+        ("spin colour=red", SpinError, "There is no spin setting colour. The settings are focalizer, commanded"),
         ("spin sideways", UnknownName, "Unknown spin 'sideways'"),
     ],
 )

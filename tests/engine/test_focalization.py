@@ -7,8 +7,8 @@ import re
 
 import pytest
 
+from protocol.spin import apply
 from server.engine.actions.action import Behave
-from server.engine.spin import apply
 from server.engine.story import Story
 from server.engine.world.definition import WorldDefinition
 from server.engine.world.items import Actor, Room, Thing

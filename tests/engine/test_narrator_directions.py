@@ -65,6 +65,8 @@ def look_in_hall(*lines: str, **settings: object) -> str:
         (["e", "out"], "outside, to the east"),
         (["n", "ne"], "to the north and northeast"),
         (["upstream"], "upstream"),
+        (["upstream", "gully"], "upstream and gully"),
+        (["e", "in", "house", "enter"], "inside, to the east"),
     ],
 )
 def test_where_a_room_lies_is_said_in_plain_english(directions: list[str], said: str) -> None:

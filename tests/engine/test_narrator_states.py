@@ -4,10 +4,10 @@ and a description's verb slots take the telling's tense, so world authors may re
 
 from __future__ import annotations
 
+from protocol.spin import apply
 from server.catalog import load_spin, load_world
 from server.engine.narrator import render
 from server.engine.player import Player
-from server.engine.spin import apply
 from server.engine.story import Story
 
 TWICE = ("w", "take hook", "take hook")

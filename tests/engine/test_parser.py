@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import pytest
 
+from protocol.commands import split_commands
 from server.catalog import load_world
 from server.engine.parser.recognize import Clarify, Memory, NotUnderstood, Parsed, Understood
-from server.engine.parser.words import split_commands, words_of
+from server.engine.parser.words import words_of
 from server.engine.player import Player
 from server.engine.story import Story
 from server.engine.world.definition import WorldDefinition

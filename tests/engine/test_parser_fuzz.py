@@ -10,16 +10,15 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bench.play import walkthrough_lines
-from server.catalog import load_world
-from server.engine.directives import Forbidden
-from server.engine.errors import SpinError, UnknownName
+from server.catalog import load_world, walked_worlds, walkthrough
+from server.engine.errors import Forbidden, SpinError, StoryEnded, UnknownName
 from server.engine.parser.grammar import GRAMMAR
 from server.engine.parser.words import DIRECTIONS
 from server.engine.player import Player
-from server.engine.story import Story, StoryEnded
+from server.engine.story import Story
 
-WORLDS = ("cloak", "cloak_plus", "artmaking", "lost_one")
+WORLDS = tuple(walked_worlds())
+"""Every shipped world with a walkthrough, as the catalog finds them."""
 
 # Derandomized, so a failure found once is found every run; few examples each, so the file runs in seconds.
 FUZZ = settings(
@@ -134,7 +133,7 @@ def test_lost_one_survives_anything(lines):
 @pytest.mark.parametrize("world", WORLDS)
 def test_walkthroughs_played_twice_over_show_nothing_of_templates(world):
     # Every command given twice: the second time most fail, and failures are told from their reasons.
-    _play(world, [line for line in walkthrough_lines(world) for _ in range(2)])
+    _play(world, [line for line in walkthrough(world) for _ in range(2)])
 
 
 # Said text: words and the characters a template would read as its own. No ";", "." or quotation marks (they

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from bench.play import walkthrough_lines
-from server.catalog import load_spin, load_world
-from server.engine.directives import Forbidden
-from server.engine.errors import UnknownName
+from server.catalog import load_spin, load_world, walked_worlds, walkthrough
+from server.engine.errors import Forbidden, StoryEnded, UnknownName
 from server.engine.player import Player
-from server.engine.story import Story, StoryEnded
+from server.engine.story import Story
 
-WORLDS = ("cloak", "cloak_plus", "artmaking", "lost_one")
+WORLDS = tuple(walked_worlds())
+"""Every shipped world with a walkthrough, as the catalog finds them."""
 
 
 def play(world: str, lines: list[str] | tuple[str, ...] = (), **options: object) -> tuple[Player, list[str]]:
@@ -24,7 +23,7 @@ def play(world: str, lines: list[str] | tuple[str, ...] = (), **options: object)
 
 @pytest.mark.parametrize("world", WORLDS)
 def test_each_walkthrough_reaches_its_ending(world):
-    player, _ = play(world, walkthrough_lines(world))
+    player, _ = play(world, walkthrough(world))
     assert player.story.ended
     with pytest.raises(StoryEnded):
         player.command("wait")
@@ -35,7 +34,7 @@ def test_each_walkthrough_reaches_its_ending(world):
 def test_each_walkthrough_plays_under_other_spins(world, spin):
     player, _ = play(world)
     player.change_spin([spin])
-    replies = [player.command(line).text for line in walkthrough_lines(world)]
+    replies = [player.command(line).text for line in walkthrough(world)]
     assert player.story.ended
     assert all("[" not in reply and "@" not in reply for reply in replies)
     told = player.recount().text
@@ -43,7 +42,7 @@ def test_each_walkthrough_plays_under_other_spins(world, spin):
 
 
 def test_cloak_is_won_by_reading_the_message_in_the_light():
-    _, replies = play("cloak", walkthrough_lines("cloak"))
+    _, replies = play("cloak", walkthrough("cloak"))
     assert replies[-1].endswith("The message, neatly marked in the sawdust, reads: YOU HAVE WON.")
 
 
@@ -97,7 +96,7 @@ def test_undo_goes_back_several_turns_and_says_when_it_cannot():
 
 
 def test_undo_after_the_ending_lets_play_go_on():
-    player, _ = play("artmaking", walkthrough_lines("artmaking"))
+    player, _ = play("artmaking", walkthrough("artmaking"))
     assert player.story.ended
     player.command("undo")
     assert not player.story.ended

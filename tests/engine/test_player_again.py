@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from protocol.commands import split_commands
 from server.catalog import load_spin, load_world
-from server.engine.parser.words import split_commands
 from server.engine.player import Player
 from server.engine.story import Story
 

@@ -9,9 +9,9 @@ import pytest
 
 from bench.play import random_commands
 from server.catalog import load_world
-from server.engine.errors import EngineError
+from server.engine.errors import EngineError, SnapshotError
 from server.engine.player import Player
-from server.engine.snapshot import SnapshotError, capture, resume
+from server.engine.snapshot import capture, resume
 from server.engine.story import Story
 
 

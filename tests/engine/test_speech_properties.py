@@ -14,10 +14,10 @@ from itertools import pairwise
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from protocol.spin import apply
 from server.engine.actions.action import Behave
 from server.engine.english import VerbForm, indefinite_article, verb_phrase
 from server.engine.narrator.templates import Verb, parse
-from server.engine.spin import apply
 from server.engine.story import Story
 from server.engine.world.definition import WorldDefinition
 from server.engine.world.items import Actor, ProperName, Room, Thing

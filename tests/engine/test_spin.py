@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from server.catalog import load_spin, spin_names, spun
+from protocol.spin import SPIN_FIELDS, Spin, allowed_values, apply, describe, parse_value
+from server.catalog import load_spin, spin_from_words, spin_names
 from server.engine.errors import SpinError, UnknownName
-from server.engine.spin import SPIN_FIELDS, Spin, allowed_values, apply, describe, parse_value
 from tests.helpers import sentences, story, tell
 
 ROBBERY_ACTORS = ("@robber", "@teller", "@guard")
@@ -42,7 +42,7 @@ def test_every_shipped_spin_loads_with_a_summary_and_known_fields(name):
 @pytest.mark.parametrize("actor", ROBBERY_ACTORS)
 def test_every_shipped_spin_tells_the_robbery_through_every_actor(name, actor):
     made = story("robbery")
-    spin = spun(made.spin, [name], [f"focalizer={actor}"])
+    spin = spin_from_words(made.spin, [name, f"focalizer={actor}"])
     text = made.tell(spin).text
     assert sentences(text)
     assert "[" not in text and "@" not in text
@@ -190,7 +190,9 @@ def test_settings_text_is_read_as_the_fields_type(field, text, value):
 
 
 def test_settings_become_a_spin():
-    spin = spun(Spin(), [], ["time=after", "filters=hesitant,surprise", "window=3", "narrator=none", "perfect=yes"])
+    spin = spin_from_words(
+        Spin(), ["time=after", "filters=hesitant,surprise", "window=3", "narrator=none", "perfect=yes"]
+    )
     assert (spin.time, spin.filters, spin.window, spin.narrator, spin.perfect) == (
         "after",
         ("hesitant", "surprise"),
@@ -201,42 +203,42 @@ def test_settings_become_a_spin():
 
 
 def test_a_single_event_can_be_elided_by_a_setting():
-    assert spun(Spin(), [], ["ellipsis=4"]).ellipsis == "4"
+    assert spin_from_words(Spin(), ["ellipsis=4"]).ellipsis == "4"
 
 
 def test_filters_none_clears_the_filters():
-    assert spun(Spin(filters=("hesitant",)), [], ["filters=none"]).filters == ()
+    assert spin_from_words(Spin(filters=("hesitant",)), ["filters=none"]).filters == ()
 
 
 # -- order of application -----------------------------------------------------------------------------------------
 
 
 def test_spins_apply_in_order_and_later_ones_win():
-    assert spun(Spin(), ["prophecy", "memoir"], []).time == "after"
-    assert spun(Spin(), ["memoir", "prophecy"], []).time == "before"
+    assert spin_from_words(Spin(), ["prophecy", "memoir"]).time == "after"
+    assert spin_from_words(Spin(), ["memoir", "prophecy"]).time == "before"
 
 
 def test_spins_combine_what_they_do_not_share():
-    spin = spun(Spin(), ["retrograde", "prophecy", "hesitant"], [])
+    spin = spin_from_words(Spin(), ["retrograde", "prophecy", "hesitant"])
     assert (spin.order, spin.time_words, spin.time, spin.filters) == ("retrograde", True, "before", ("hesitant",))
 
 
 def test_settings_override_named_spins():
-    assert spun(Spin(), ["prophecy"], ["time=during"]).time == "during"
+    assert spin_from_words(Spin(), ["prophecy", "time=during"]).time == "during"
     told = sentences(tell("robbery", "prophecy", time="after"))
     assert told[0] == "A twitchy man put on a Dora the Explorer mask."
 
 
 def test_named_spins_add_their_filters_up():
-    assert spun(Spin(), ["hesitant", "surprise"], []).filters == ("hesitant", "surprise")
-    assert spun(Spin(), ["hesitant", "surprise", "hesitant"], []).filters == ("hesitant", "surprise")
+    assert spin_from_words(Spin(), ["hesitant", "surprise"]).filters == ("hesitant", "surprise")
+    assert spin_from_words(Spin(), ["hesitant", "surprise", "hesitant"]).filters == ("hesitant", "surprise")
     told = tell("robbery", "hesitant", "surprise")
     assert any(word in told for word in ("um", "uh", "er,")) and "!" in told
 
 
 def test_a_filters_setting_still_gives_the_whole_list():
-    assert spun(Spin(), ["hesitant", "surprise"], ["filters=hedges"]).filters == ("hedges",)
-    assert spun(Spin(), ["hesitant"], ["filters=none"]).filters == ()
+    assert spin_from_words(Spin(), ["hesitant", "surprise", "filters=hedges"]).filters == ("hedges",)
+    assert spin_from_words(Spin(), ["hesitant", "filters=none"]).filters == ()
     assert apply(Spin(filters=("hesitant",)), {"filters": ("surprise",)}).filters == ("surprise",)
 
 
@@ -257,6 +259,6 @@ def test_a_narratee_can_be_the_focalizer():
 
 
 def test_describe_lists_every_field_once():
-    lines = describe(spun(Spin(), ["told_and_focalized_by_guard"], [])).splitlines()
+    lines = describe(spin_from_words(Spin(), ["told_and_focalized_by_guard"])).splitlines()
     assert [line.split(" = ")[0] for line in lines] == list(SPIN_FIELDS)
     assert "narrator = @guard" in lines and "time = after" in lines and "filters = none" in lines

@@ -9,7 +9,7 @@ from server.catalog import load_spin, load_world
 from server.engine.player import Player
 from server.engine.story import Story
 
-WORK_TO_DO = "You have work to do; leaving now would be giving up."
+WORK_TO_DO = "You have work to do, and to leave now is to give up."
 
 
 def play(lines: list[str]) -> tuple[Player, list[str]]:

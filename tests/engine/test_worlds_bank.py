@@ -36,7 +36,7 @@ def test_a_teller_who_only_waits_sees_the_robber_grow_impatient_until_his_shout_
     story, _, replies = idle_players("@teller")
     told = " ".join(replies)
     assert "The twitchy man brandishes a gun-shaped object at you." in told
-    assert "The twitchy man jabs the gun-shaped object at you again: the money, now." in told
+    assert "The twitchy man jabs the gun-shaped object at you again, demanding the money." in told
     assert "The twitchy man shouts through the mask for the money." in told
     assert "A burly guard enters the lobby." in told
     assert story.ended and endings(story) == ["cry"]

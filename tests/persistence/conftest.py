@@ -26,9 +26,9 @@ import aiohttp
 import pytest
 import pytest_asyncio
 
+from protocol.spin import apply
 from server.catalog import load_spin, load_world
 from server.engine.player import Player
-from server.engine.spin import apply
 from server.engine.story import Story, Turn
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -48,9 +48,9 @@ def assert_reply(reply: dict[str, Any]) -> None:
     assert reply["text"] == "\n\n".join(block["text"] for block in reply["blocks"])
 
 
-EXTENSIONS = {"state": {"room_name"}, "instances": {"next"}}
-"""Optional result fields beyond PROTOCOL.md, for clients that want them (the room as the story heads it; the
-next page of instances)."""
+EXTENSIONS = {"state": {"room_name", "author", "interactive", "focalizers", "concepts"}, "instances": {"next"}}
+"""Optional result fields beyond PROTOCOL.md, for clients that want them (the room as the story heads it; what
+the session may read and tell through; the next page of instances)."""
 
 
 def listing_of(node: dict[str, Any], depth: int = 0) -> list[str]:
@@ -367,6 +367,10 @@ async def test_state_hash_changes_iff_the_world_does(client: Client) -> None:
         "inventory": ["@cloak"],
         "ended": False,
         "hash": state["hash"],
+        "author": False,
+        "interactive": True,
+        "focalizers": ["@operagoer"],
+        "concepts": ["@operagoer"],
     }
     for unchanged in ("look", "take cloak", "xyzzy", "inventory"):
         await client.ok("command", text=unchanged)

@@ -99,15 +99,20 @@ async def test_a_name_that_only_resolves_here_is_refused(start: Start) -> None:
     assert status == 200 and "result" in answer
 
 
-async def test_with_author_on_loopback_no_browser_request_is_an_author(start: Start) -> None:
-    server = await start(author_on_loopback=True)
-    status, answer = await post(server, create(world_path("duo")))
+async def test_with_author_on_loopback_only_this_servers_own_page_and_programs_are_authors(start: Start) -> None:
+    allowed = "http://helper.example"
+    server = await start(author_on_loopback=True, allowed_origins=(allowed,))
+    _, answer = await post(server, create(world_path("duo")))
     assert "result" in answer, "a program on this machine is an author"
-    for headers in ({"Origin": server.url}, {"X-Forwarded-For": "203.0.113.9"}, {"Forwarded": "for=203.0.113.9"}):
+    _, answer = await post(server, create(world_path("duo")), Origin=server.url)
+    assert "result" in answer, "the browser client this server serves is an author on this machine"
+    for headers in ({"Origin": allowed}, {"X-Forwarded-For": "203.0.113.9"}, {"Forwarded": "for=203.0.113.9"}):
         status, answer = await post(server, create(world_path("duo")), **headers)
         assert status == 200 and answer["error"]["code"] == -32003, headers
-    status, answer = await post(server, create(world_path("duo")), Origin=server.url, Authorization=f"Bearer {AUTHOR}")
-    assert "result" in answer, "the page may still be an author by the token"
+    status, _ = await post(server, create(world_path("duo")), Origin=EVIL)
+    assert status == 403, "a page elsewhere is not let in at all"
+    _, answer = await post(server, create(world_path("duo")), Origin=allowed, Authorization=f"Bearer {AUTHOR}")
+    assert "result" in answer, "another page may still be an author by the token"
 
 
 async def test_forwarded_addresses_count_only_behind_a_trusted_proxy(start: Start) -> None:

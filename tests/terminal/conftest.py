@@ -14,7 +14,7 @@ from prompt_toolkit.data_structures import Size
 from prompt_toolkit.input import PipeInput, create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
-from clients.cli.hosting import hosted, in_process_config
+from server.tools.hosting import hosted, in_process_config
 from tests.terminal.tmux import Terminal
 
 WAIT = 10.0

@@ -6,7 +6,11 @@ from __future__ import annotations
 from typing import Any
 
 from clients.cli.scene import Scene
+from clients.cli.vocabulary import Vocabulary
 from protocol import messages as m
+from protocol.commands import SEPARATORS
+from protocol.spin import Spin
+from server.engine.vocabulary import standard_words
 
 CLOAKROOM_ACTIONS = [
     "look",
@@ -34,7 +38,28 @@ def cloakroom(conn: Any = None) -> Scene:
     }
     scene.rooms = {"@foyer", "@cloakroom"}  # the rooms the operagoer knows
     scene.actions = list(CLOAKROOM_ACTIONS)
-    scene.spin = {"focalizer": "@operagoer", "narrator": None, "narratee": "@operagoer", "time": "during"}
-    scene.spin |= {"order": "chronicle", "filters": []}
+    scene.spin = Spin(focalizer="@operagoer", narratee="@operagoer")
+    scene.readable = ["@operagoer"]
     scene._named = list(SPINS)
+    scene.vocabulary = VOCABULARY
     return scene
+
+
+def _vocabulary() -> Vocabulary:
+    """The words the server's `vocabulary` gives, read off the engine's grammar as the server reads them."""
+    words = standard_words()
+    return Vocabulary.of(
+        m.VocabularyResult(
+            verbs=words.verbs,
+            particles=words.particles,
+            directed=words.directed,
+            looking=words.looking,
+            directions=words.directions,
+            directives=words.directives,
+            names=[],
+            separators=SEPARATORS,
+        )
+    )
+
+
+VOCABULARY = _vocabulary()

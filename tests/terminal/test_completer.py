@@ -80,7 +80,8 @@ def test_concept_offers_only_the_actors_whose_concepts_may_be_read():
     assert offered(":concept ") == [":concept @operagoer"]  # no rooms, no things
     scene = cloakroom()
     scene.known |= {"@guard": "burly guard", "@robber": "twitchy man"}
-    scene.actors = {"@guard": True, "@robber": False}  # an author of a world that forbids reading the robber?
+    scene.actors = ["@guard", "@robber"]
+    scene.readable = ["@operagoer", "@guard"]  # as `state` says: the robber's concept is not to be read here
     assert offered(":concept @", scene) == [":concept @operagoer", ":concept @guard"]
     assert offered("concept ", scene) == ["concept tree", "concept @operagoer", "concept @guard"]
     assert ":spin narrator @robber" in offered(":spin narrator @", scene)  # any actor may narrate

@@ -6,6 +6,7 @@ import pytest
 
 from clients.cli.meta import Desk, MetaCommands, MetaError, describe, is_meta, spin_words, standard
 from clients.cli.piped import PipedScreen
+from protocol.spin import Spin
 from tests.terminal.scenes import cloakroom
 
 
@@ -82,6 +83,6 @@ def test_a_meta_command_is_a_line_with_a_leading_colon():
 
 
 def test_a_spin_is_described_as_the_directive_describes_it():
-    spin = {"narrator": None, "time": "after", "time_words": True, "filters": ["hesitant"], "ellipsis": ""}
-    described = describe(spin)
+    spin = Spin(time="after", time_words=True, filters=("hesitant",))
+    described = describe(spin, ["narrator", "time", "time_words", "filters", "ellipsis"])
     assert described == "narrator = none\ntime = after\ntime_words = on\nfilters = hesitant\nellipsis = none"

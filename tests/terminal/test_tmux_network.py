@@ -162,7 +162,7 @@ def test_a_session_cut_off_is_taken_back_with_resume(terminal, serving):
     terminal.run("play", "--server", serving.url, f"--resume={token}")  # a token may begin with "-"
     screen = terminal.wait_for_prompt(bar=" cloak · @operagoer · Cloakroom · turn 1")
     assert f"[resumed: @operagoer in instance {instance}, at turn 1]" in screen
-    assert "Hooks once lined the walls" in screen  # the last turn, told again
+    assert "pocked with the holes of hooks" in screen  # the last turn, told again
     terminal.enter(":state")
     terminal.wait_for(f"session: {token}")
     terminal.enter("hang cloak on hook")

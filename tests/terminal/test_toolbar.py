@@ -6,6 +6,7 @@ from __future__ import annotations
 from clients.cli.scene import spin_summary
 from clients.cli.terminal.toolbar import toolbar
 from clients.connection import Status
+from protocol.spin import Spin
 from tests.terminal.scenes import cloakroom
 
 
@@ -40,12 +41,15 @@ def test_a_narrow_terminal_drops_the_keys_then_the_spin():
 def test_the_spin_in_a_few_words_names_only_what_departs_from_the_actors_own_telling():
     actor = "@teller"
     own = {"time": "during", "order": "chronicle", "narrator": None, "narratee": actor, "focalizer": actor}
-    assert spin_summary(own, actor) == "during, chronicle"
-    told = own | {"time": "after", "narrator": "@guard", "focalizer": "@guard", "filters": ["hesitant"]}
-    assert spin_summary(told, actor) == "after, chronicle, told by @guard, through @guard, hesitant"
-    assert spin_summary(own | {"time": 6.5}, actor) == "time 6.5, chronicle"
-    assert spin_summary({}, actor) == ""
+    assert spin_summary(Spin(**own), actor) == "during, chronicle"
+    told = own | {"time": "after", "narrator": "@guard", "focalizer": "@guard", "filters": ("hesitant",)}
+    assert spin_summary(Spin(**told), actor) == "after, chronicle, told by @guard, through @guard, hesitant"
+    assert spin_summary(Spin(**own | {"time": 6.5}), actor) == "time 6.5, chronicle"
+    assert spin_summary(None, actor) == ""
     # memoir: told by whoever the story is told through — here the teller herself, then the guard.
     memoir = own | {"time": "after", "narrator": "focalizer"}
-    assert spin_summary(memoir, actor) == "after, chronicle, told by you"
-    assert spin_summary(memoir | {"focalizer": "@guard"}, actor) == "after, chronicle, told by @guard, through @guard"
+    assert spin_summary(Spin(**memoir), actor) == "after, chronicle, told by you"
+    assert (
+        spin_summary(Spin(**memoir | {"focalizer": "@guard"}), actor)
+        == "after, chronicle, told by @guard, through @guard"
+    )

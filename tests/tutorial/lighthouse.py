@@ -1,10 +1,18 @@
 """The Lamp and the Gull: a lighthouse keeper at dusk, a sardine, and a gull that wants it."""
 
-from server.engine.actions.action import Action, Behave, Configure, Modify, SenseAction
-from server.engine.actions.preconditions import Refusal
-from server.engine.world.definition import WorldDefinition
-from server.engine.world.items import Actor, Room, Thing
-from server.engine.world.state import WorldState
+from server.engine.authoring import (
+    Action,
+    Actor,
+    Behave,
+    Configure,
+    Modify,
+    Refusal,
+    Room,
+    SenseAction,
+    Thing,
+    WorldDefinition,
+    WorldState,
+)
 
 
 def snatch(action: Action, world: WorldState) -> list[Action]:

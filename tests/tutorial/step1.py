@@ -1,7 +1,6 @@
 """The Lamp and the Gull, step 1: three rooms at the top of a lighthouse, and the keeper."""
 
-from server.engine.world.definition import WorldDefinition
-from server.engine.world.items import Actor, Room
+from server.engine.authoring import Actor, Room, WorldDefinition
 
 ITEMS = (
     Room(

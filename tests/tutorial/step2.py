@@ -1,7 +1,6 @@
 """The Lamp and the Gull, step 2: the keeper, a gull, and the things around them."""
 
-from server.engine.world.definition import WorldDefinition
-from server.engine.world.items import Actor, Room, Thing
+from server.engine.authoring import Actor, Room, Thing, WorldDefinition
 
 ITEMS = (
     Room(

@@ -1,8 +1,6 @@
 """The Lamp and the Gull, step 3: what happens, tick by tick."""
 
-from server.engine.actions.action import Behave, Configure, Modify, SenseAction
-from server.engine.world.definition import WorldDefinition
-from server.engine.world.items import Actor, Room, Thing
+from server.engine.authoring import Actor, Behave, Configure, Modify, Room, SenseAction, Thing, WorldDefinition
 
 ITEMS = (
     Room(

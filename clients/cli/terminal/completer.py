@@ -26,8 +26,7 @@ from prompt_toolkit.document import Document
 
 from clients.cli.meta import LEADER, WINDOWS
 from clients.cli.scene import Scene
-from clients.cli.terminal import vocabulary
-from server.engine.spin import SPIN_FIELDS, Spin
+from protocol.spin import SPIN_FIELDS, Spin
 
 _COMMAND_START = re.compile(r"[;.]")
 _LAST_WORD = re.compile(r"\S*\Z")
@@ -59,26 +58,27 @@ class StoryCompleter(Completer):
         word = _LAST_WORD.search(command).group()  # type: ignore[union-attr]
         head = " ".join(command[: len(command) - len(word)].lower().split())
         typed = word.lower()
+        vocabulary = self.scene.vocabulary
         yield from _phrases(self.scene.actions, head, typed, word, "now")
-        yield from _phrases((d for d in vocabulary.DIRECTIVES if " " in d), head, typed, word, "directive")
+        yield from _phrases((d for d in vocabulary.directives if " " in d), head, typed, word, "directive")
         if not head:
-            yield from _starting(vocabulary.VERBS, typed, word, "verb")
-            yield from _starting(vocabulary.DIRECTIVES, typed, word, "directive")
-            yield from _starting(vocabulary.DIRECTIONS, typed, word, "direction")
+            yield from _starting(vocabulary.verbs, typed, word, "verb")
+            yield from _starting(vocabulary.directives, typed, word, "directive")
+            yield from _starting(vocabulary.directions, typed, word, "direction")
             own = dict.fromkeys(action.split()[0] for action in self.scene.actions if action.strip())
             yield from _starting(own, typed, word, "command")
             return
         verb = head.split()[0]
-        if verb in vocabulary.DIRECTIVE_WORDS and verb not in vocabulary.VERBS:
+        if verb in vocabulary.directive_words and verb not in vocabulary.verbs:
             yield from self._directive(head.split(), typed, word)
             return
         names = self.scene.names
-        particles = list(_starting(vocabulary.PARTICLES.get(verb, ()), typed, word, verb))
+        particles = list(_starting(vocabulary.particles.get(verb, ()), typed, word, verb))
         if any(head.endswith(f" {name}") or head.endswith(f" {name.split()[-1]}") for name in names):
             yield from particles  # a thing was named: "put cloak " goes on with "on", "in"…
-        if verb in vocabulary.DIRECTED:
-            yield from _starting(vocabulary.DIRECTIONS, typed, word, "direction")
-        yield from _named(self.scene.things(looking=head in vocabulary.LOOKING), typed, word)
+        if verb in vocabulary.directed:
+            yield from _starting(vocabulary.directions, typed, word, "direction")
+        yield from _named(self.scene.things(looking=head in vocabulary.looking), typed, word)
         yield from particles
 
     def _directive(self, words: list[str], typed: str, word: str) -> Iterator[Completion]:
@@ -172,7 +172,9 @@ def field_values(field: str) -> tuple[str, ...]:
 
 
 def _values_of(kind: msgspec.inspect.Type) -> Iterator[str]:
-    if isinstance(kind, msgspec.inspect.UnionType):
+    if isinstance(kind, msgspec.inspect.Metadata):  # a field's description
+        yield from _values_of(kind.type)
+    elif isinstance(kind, msgspec.inspect.UnionType):
         for each in kind.types:
             yield from _values_of(each)
     elif isinstance(kind, msgspec.inspect.LiteralType):

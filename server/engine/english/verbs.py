@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
 
-from lemminflect import getInflection
+from lemminflect import getAllLemmas, getInflection
 
 Tense = Literal["past", "present", "future"]
 
@@ -26,6 +26,7 @@ class VerbForm:
     posterior: bool = False  # "is about to take", "was about to take", "will be about to take"
     negated: bool = False  # "does not take", "is not", "will not take"
     emphatic: bool = False  # "does take", "did take"; no effect when an auxiliary is already there
+    descriptive: bool = False  # describes a state, where "lead", "face", "line"… are stative (see _DESCRIPTIVE)
 
 
 # Where lemminflect's first spelling is wrong or is not the one we narrate in (American English,
@@ -88,6 +89,14 @@ _STATIVE = frozenset(
     | {"see", "hear", "know", "understand", "believe", "mean"}  # perceiving and knowing
     | {"own", "possess", "belong", "contain", "deserve"}  # having
     | {"like", "love", "hate", "want", "need", "prefer"}  # feeling and wanting
+)
+
+# Verbs that are actions of an actor but states of a place or thing in a description: "the guard is leading
+# the teller", but "doorways lead south", "windows face the street", "hooks line the walls", never "doorways
+# are leading south".
+_DESCRIPTIVE = frozenset(
+    {"lead", "face", "overlook", "line", "surround", "cover", "border", "stretch", "run", "open", "look", "fit"}
+    | {"lack", "hold", "weigh", "cost", "matter", "stand", "lie", "hang", "show", "bear", "remain", "wear"}
 )
 
 
@@ -164,6 +173,7 @@ def verb_phrase(lemma: str, person: int, plural: bool, form: VerbForm) -> str:
     # "About to" already places the event just after the reference time; "was about to be taking" adds
     # nothing a reader wants, so the posterior wins over the progressive.
     progressive = form.progressive and not form.posterior and not _is_stative(head, rest)
+    progressive = progressive and not (form.descriptive and head in _DESCRIPTIVE)
 
     # The auxiliaries in English's fixed order (modal, perfect, posterior, progressive), each with the
     # words it brings and the form it demands of the verb after it.
@@ -218,3 +228,47 @@ def gerund(lemma: str) -> str:
     """The -ing form, for "keeps typing" and "after waking up"."""
     head, rest = _split(lemma)
     return " ".join([_inflect(head, "VBG"), *rest])
+
+
+# Adverbs that sit in the middle of a verb phrase: after its first auxiliary ("you will already have it", "has
+# only just arrived"), after a lone "be" ("you are still here"), before a lone main verb ("you already have it").
+MID_ADVERBS = (
+    "only just",
+    "just",
+    "already",
+    "still",
+    "never",
+    "always",
+    "also",
+    "often",
+    "almost",
+    "nearly",
+    "hardly",
+    "barely",
+    "no longer",
+    "ever",
+)
+
+_BE_FORMS = frozenset({"am", "is", "are", "was", "were"})
+
+
+def place_adverb(adverb: str, phrase: str) -> str:
+    """A mid-position adverb set into a verb phrase: ("already", "will have") -> "will already have";
+    ("still", "is") -> "is still"; ("already", "have") -> "already have"."""
+    words = phrase.split()
+    if len(words) > 1 and words[1] == "not":  # "will not already" reads worse than "will already not"
+        return " ".join([words[0], adverb, *words[1:]])
+    if len(words) > 1 or words[0] in _BE_FORMS:
+        return " ".join([words[0], adverb, *words[1:]])
+    return f"{adverb} {phrase}"
+
+
+@lru_cache(maxsize=4096)
+def is_participle(word: str) -> bool:
+    """Whether a word is a past participle, so that "have" before it is the perfect's auxiliary ("have arrived",
+    "have been trampled"), not possession ("have a ticket")."""
+    word = word.lower()
+    if word == "been":
+        return True
+    lemmas = getAllLemmas(word)
+    return any(word in getInflection(lemma, "VBN") for lemma in lemmas.get("VERB", ()))

@@ -165,10 +165,14 @@ _WHEREABOUTS = {"up": "above", "down": "below", "in": "inside", "out": "outside"
 def whereabouts(directions: Sequence[str]) -> str:
     """Where a place lies that the given ways lead to, as what follows "is": ["w"] -> "to the west",
     ["u"] -> "above", ["e", "out"] -> "outside, to the east", ["n", "ne"] -> "to the north and northeast".
-    A direction of a world's own (not a compass point, up, down, in or out) is said as it is: "upstream"."""
+    A direction of a world's own (not a compass point, up, down, in or out) is said as it is: "upstream"; beside
+    a standard one it goes unsaid (["e", "in", "house"] -> "inside, to the east", not "house, inside…")."""
     names = [direction_name(direction) for direction in directions]
     across = [name for name in names if name in COMPASS]
-    other = [_WHEREABOUTS.get(name, name) for name in names if name not in COMPASS]
+    standard = [name for name in names if name in COMPASS or name in _WHEREABOUTS]
+    other = [
+        _WHEREABOUTS.get(name, name) for name in names if name not in COMPASS and (name in standard or not standard)
+    ]
     parts = [join_list(other)] if other else []
     if across:
         parts.append(f"to the {join_list(across)}")

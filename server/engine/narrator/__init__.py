@@ -38,7 +38,7 @@ from server.engine.narrator.reference import NAME_SPACE
 from server.engine.narrator.templates import parse
 
 __all__ = ["STAGES", "Block", "Discourse", "Draft", "Record", "Telling", "Trace", "render", "tell"]
-from server.engine.spin import Spin
+from protocol.spin import Spin
 
 Stage = Callable[[Draft], Draft]
 

@@ -28,10 +28,13 @@ def _compose(item: Told, draft: Draft) -> Told:
     event = item.event
     heading = ""
     if event.outcome == "refused" or (event.reason is not None and event.reason.alone):
-        # A refusal, or a reason meant to stand alone ("You can't go that way."), is told in place of the attempt:
-        # it is the event, and is placed in time as the event is ("had meant to, but instead had wandered on").
+        # A refusal, or a reason meant to stand alone ("You can't go that way."), is told in place of the attempt.
+        # What it says held at the attempt's time, a state ("you have only just arrived", never "you have had
+        # only just arrived"), unless something happens instead of the attempt: then it tells that happening,
+        # an event placed in time as events are ("you had blundered around in the dark").
         assert event.reason is not None
-        templates = [parse(event.reason.template)]
+        reason = parse(event.reason.template)
+        templates = [reason if event.reason.instead else (State(), *reason)]
     elif event.outcome in ("failed", "prevented"):
         assert event.reason is not None
         templates = [_failure(event)]

@@ -6,11 +6,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal, Protocol
 
+from protocol.spin import Spin
 from server.engine.actions.action import Event
 from server.engine.concepts import Concept
 from server.engine.english import VerbForm
 from server.engine.narrator.templates import Token
-from server.engine.spin import Spin
 from server.engine.world.items import Item
 
 BlockKind = Literal["heading", "paragraph"]

@@ -11,6 +11,7 @@ from dataclasses import dataclass, replace
 
 from server.engine.english import VerbForm, base_form, punctuate, verb_phrase
 from server.engine.english.pronouns import PRONOUN_WORDS
+from server.engine.english.verbs import MID_ADVERBS, is_participle, place_adverb
 from server.engine.english.words import (
     CLAUSE_OPENERS,
     DETERMINERS,
@@ -91,7 +92,7 @@ def realize(tokens: tuple[Token, ...], scene: Scene, reference: Reference) -> st
     form = scene.form
     # Right after a possessive ("[agent's] [@ticket/o]") an item is a bare noun: "her ticket", not "her a ticket".
     after_possessive = False
-    for token in tokens:
+    for index, token in enumerate(tokens):
         if isinstance(token, Text):
             piece = token.text
             clause.text(piece)
@@ -117,7 +118,10 @@ def realize(tokens: tuple[Token, ...], scene: Scene, reference: Reference) -> st
                     piece = _particle_after(piece, said, words)
             after_possessive = token.case == "'s"
         elif isinstance(token, Verb):
-            piece = _verb(token, clause.verb(scene, reference), form)
+            following = tokens[index + 1] if index + 1 < len(tokens) else None
+            auxiliary = isinstance(following, Text) and _before_participle(token, following.text)
+            piece = _verb(token, clause.verb(scene, reference), form, auxiliary=auxiliary)
+            piece = _adverb_into(piece, words, said)
             after_possessive = False
         elif isinstance(token, FeatureWord):
             piece = _feature(token, scene, reference)
@@ -249,10 +253,13 @@ def _agreement(subjects: list[tuple[str, str]], scene: Scene, reference: Referen
     return Agreement(min(reference.person(tag) for tag, _said in subjects), True)
 
 
-def _verb(token: Verb, agreement: Agreement, form: VerbForm) -> str:
+def _verb(token: Verb, agreement: Agreement, form: VerbForm, *, auxiliary: bool = False) -> str:
     if token.base:
         return base_form(token.lemma)
     plural = agreement.plural if token.number is None else token.number == 2
+    # A number flag says the verb agrees with words the template wrote ("only one [be/1/v] left"), which are
+    # in the third person whoever the last subject slot was.
+    person = agreement.person if token.number is None else 3
     flagged = replace(
         form,
         perfect=form.perfect or token.perfect,
@@ -260,7 +267,43 @@ def _verb(token: Verb, agreement: Agreement, form: VerbForm) -> str:
         negated=token.negated,
         emphatic=token.emphatic,
     )
-    return verb_phrase(token.lemma, agreement.person, plural, flagged)
+    if auxiliary:
+        # "[have/v] arrived" is already perfect: the telling's perfect or progressive would stack another
+        # auxiliary on it ("has had arrived", "is having been trampled"); only its tense is the telling's.
+        flagged = replace(flagged, perfect=False, progressive=False)
+    return verb_phrase(token.lemma, person, plural, flagged)
+
+
+def _before_participle(token: Verb, following: str) -> bool:
+    """Whether a "have" slot is the perfect's auxiliary: a past participle follows it, perhaps after a
+    mid-position adverb ("[have/v] only just arrived", "[have/v] been trampled")."""
+    if token.lemma != "have" or not following.startswith(" "):
+        return False
+    rest = following.strip().lower()
+    for adverb in MID_ADVERBS:
+        if rest.startswith(adverb + " "):
+            rest = rest[len(adverb) :].strip()
+            break
+    first = rest.split(" ", 1)[0].strip(",;:.") if rest else ""
+    return bool(first) and is_participle(first)
+
+
+def _adverb_into(phrase: str, words: list[str], said: list[Token]) -> str:
+    """A mid-position adverb written between a subject and its verb slot ("[agent/s] already [have/v] it") is
+    set into the phrase as English places it: "you will already have it", "you are still here", "you already
+    have it". It is taken out of the words said before the verb. Elsewhere ("standing still [can/v]") the word
+    may be no adverb of the verb, and stays."""
+    if len(said) < 2 or not isinstance(said[-1], Text) or not isinstance(said[-2], Ref) or said[-2].case != "s":
+        return phrase
+    before = words[-1]
+    for adverb in MID_ADVERBS:
+        if before.lower() == f" {adverb} ":
+            placed = place_adverb(adverb, phrase)
+            if placed.startswith(adverb):
+                return phrase  # where it was written is where it goes
+            words[-1] = before[: len(before) - len(adverb) - 1]
+            return placed
+    return phrase
 
 
 def _feature(token: FeatureWord, scene: Scene, reference: Reference) -> str:

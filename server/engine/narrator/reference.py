@@ -34,6 +34,10 @@ class Agreement:
 
 THIRD_SINGULAR = Agreement(3, False)
 
+PLURAL_PERSON = "plural_person"
+"""An actor's feature: while it is true, the actor told as I or you is told as we (or you all) — the royal "we".
+Told in the third person it is still one person. Read as the focalizer knew it when each event happened."""
+
 
 class Reference:
     """The working memory of one telling: what has been introduced, and who was just spoken of.
@@ -84,13 +88,21 @@ class Reference:
 
     def agreement(self, tag: str, moment: int, said: str = "") -> Agreement:
         """The person and number a verb agrees with when `tag`, said as `said`, is its subject."""
-        item = self.items[tag]
         person = self.person(tag)
         if person == 3 and not self.known(tag, moment):
             return THIRD_SINGULAR
         # Singular "they" takes plural agreement ("they laugh"), but only as the pronoun: named, a person of
         # unknown gender is singular ("a child laughs").
-        return Agreement(person, item.plural or (person == 3 and said.lower() == "they"))
+        return Agreement(person, self.plural(tag, moment) or (person == 3 and said.lower() == "they"))
+
+    def plural(self, tag: str, moment: int) -> bool:
+        """Whether `tag` is many: declared plural, or, as I or you, speaking as many at `moment`."""
+        if self.items[tag].plural:
+            return True
+        if self.person(tag) == 3:
+            return False
+        view = self.concept.view(tag, moment)
+        return bool(view is not None and view.feature(PLURAL_PERSON))
 
     def _gender(self, tag: str) -> Gender:
         # Things are "it" whatever their declared gender; actors take the pronouns their gender gives.
@@ -123,7 +135,7 @@ class Reference:
         if not determiner and self.known(tag, moment):
             words = self.name(tag, adjectives, article=False)
         elif person != 3:
-            words = self._pronoun(tag, person, case, tag in clause_subjects)
+            words = self._pronoun(tag, person, case, tag in clause_subjects, moment)
         elif not self.known(tag, moment):
             # Unknown items are not introduced: when first seen, the guard is still "a burly guard".
             return possessive(UNKNOWN) if case == "'s" else UNKNOWN
@@ -133,7 +145,7 @@ class Reference:
             words = self._pronoun(tag, 3, case, reflexive=False)
         elif owned and not definite and (owner := self._owner(tag, moment)) is not None:
             # Introduced as "your cloak", not "a cloak": it is plain whose it is.
-            whose = self._pronoun(owner, self.person(owner), "'s", reflexive=False)
+            whose = self._pronoun(owner, self.person(owner), "'s", reflexive=False, moment=moment)
             words = f"{whose} {self.name(tag, adjectives, article=False)}"
         else:
             name = self.name(tag, adjectives, definite=definite)
@@ -150,8 +162,8 @@ class Reference:
             return None
         return view.parent if self.person(view.parent) != 3 else None
 
-    def _pronoun(self, tag: str, person: int, case: Case, reflexive: bool) -> str:
-        plural = self.items[tag].plural
+    def _pronoun(self, tag: str, person: int, case: Case, reflexive: bool, moment: int | None = None) -> str:
+        plural = self.items[tag].plural if moment is None else self.plural(tag, moment)
         if case == "s":
             grammatical = "subject"
         elif case == "'s":

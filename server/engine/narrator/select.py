@@ -6,9 +6,9 @@ from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import replace
 
+from protocol.spin import Spin
 from server.engine.actions.action import NEVER_TOLD, Event
 from server.engine.narrator.draft import Draft, Told
-from server.engine.spin import Spin
 
 
 def run(draft: Draft) -> Draft:

@@ -16,9 +16,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from protocol.spin import Spin
 from server.engine.english import Tense, VerbForm
 from server.engine.narrator.draft import Draft, Told
-from server.engine.spin import Spin
 
 
 def run(draft: Draft) -> Draft:
@@ -46,7 +46,10 @@ def _with_form(item: Told, spin: Spin) -> Told:
             perfect = True
     progressive = spin.progressive or item.event.action.progressive
     form = VerbForm(tense=tense, perfect=perfect, progressive=progressive)
-    state = VerbForm(tense=tense, perfect=spin.perfect, progressive=spin.progressive)
+    # A state is described as it held at the reference time: never in the perfect ("the hook has been a small
+    # brass hook" would make the state an event), and in the progressive only where its verb is an activity
+    # ("cars are passing"), not a description ("doorways are leading south").
+    state = VerbForm(tense=tense, progressive=spin.progressive, descriptive=True)
     # Deictics follow the tense the event is told in: an event recalled in the past from a present telling
     # happened "there" and "then", not "here" and "now".
     return replace(item, form=form, state_form=state, present=tense == "present")

@@ -1,9 +1,12 @@
-"""Splitting a player's line into commands and words, and the small words every command shares."""
+"""Splitting a command into words, and the small words every command shares (a line is split into commands
+by the contract's rule, `protocol.commands`)."""
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+
+from protocol.commands import plain
 
 ARTICLES = frozenset({"a", "an", "the", "some", "any"})
 PRONOUNS = frozenset({"it", "them", "him", "her", "they"})
@@ -66,11 +69,6 @@ DIRECTIONS: dict[str, str] = {
 MAX_WORDS = 100
 """Longer commands are refused at once: no one types them, and matching every reading of one would be slow."""
 
-# Typographers' quotation marks and apostrophes count as the plain ones.
-_PLAIN = str.maketrans({"“": '"', "”": '"', "„": '"', "‘": "'", "’": "'"})
-# A `.` ends a command only where it ends a sentence: followed by a space or the end of the line, never inside
-# a number, a name or a path ("spin time 6.5", "save my.game", "spin spins/odd.toml").
-_COMMAND_BREAK = re.compile(r'("[^"]*"?)|(;|\.+(?=\s|$))')
 # A word may carry inner apostrophes and hyphens ("boy's", "x-ray"); other punctuation is no part of any word,
 # so "take lamp!" is "take lamp". Quoted text is one token: it is what someone says.
 _TOKEN = re.compile(r'"[^"]*"?|\w+(?:[\'-]\w+)*|,')
@@ -85,31 +83,6 @@ class Token:
     text: str
     start: int
     end: int
-
-
-def plain(text: str) -> str:
-    """The text with curly quotation marks and apostrophes made straight."""
-    return text.translate(_PLAIN)
-
-
-def split_commands(line: str) -> list[str]:
-    """`;` separates commands, and so does a `.` that ends a sentence ("w. n", "w."), except inside quotation
-    marks ("say "hi. bye""); a `.` inside a word or number ("6.5", "my.game") is part of it."""
-    line = plain(line)
-    commands: list[str] = []
-    current: list[str] = []
-    position = 0
-    for match in _COMMAND_BREAK.finditer(line):
-        current.append(line[position : match.start()])
-        if match.group(1):
-            current.append(match.group(1))
-        else:
-            commands.append("".join(current))
-            current = []
-        position = match.end()
-    current.append(line[position:])
-    commands.append("".join(current))
-    return [command.strip() for command in commands if command.strip()]
 
 
 def tokens_of(command: str) -> list[Token]:

@@ -3,15 +3,13 @@
 from __future__ import annotations
 
 import random
-import traceback
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from server.engine.errors import EngineError, SpinError, TemplateError, WorldError
+from protocol.spin import Spin, apply
+from server.engine.errors import SpinError, TemplateError, WorldError
 from server.engine.narrator.templates import FeatureWord, Ref, parse
-from server.engine.spin import Spin, apply
 from server.engine.world.items import ROOT, SENSES, TAG, Actor, Item, Room
 from server.engine.world.state import WorldState
 
@@ -164,23 +162,3 @@ class WorldDefinition:
 
     def actors(self) -> list[Actor]:
         return [item for item in self.items if isinstance(item, Actor)]
-
-
-def world_file_error(path: str | Path, error: BaseException) -> EngineError:
-    """A mistake in a world file (a syntax error, a failed import, a world that does not hold together) as one
-    line naming the file, and the line in it where Python found the mistake: "lamp.py:12: @lamp: placed in @x,
-    which is not an item of this world"."""
-    name = Path(path).name
-    line: int | None = None
-    if isinstance(error, SyntaxError):
-        line = error.lineno
-        problem = f"{error.msg}" + (f": {error.text.strip()}" if error.text and error.text.strip() else "")
-    else:
-        for frame in traceback.extract_tb(error.__traceback__):
-            if Path(frame.filename).name == name and Path(frame.filename).resolve() == Path(path).resolve():
-                line = frame.lineno
-        problem = str(error) if isinstance(error, EngineError) else f"{type(error).__name__}: {error}"
-    if line is None and problem.startswith(str(path)):
-        return WorldError(problem)  # already names the file
-    where = f"{path}:{line}" if line else str(path)
-    return WorldError(f"{where}: {' '.join(problem.split())}")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from server.catalog import load_world, spun
+from server.catalog import load_world, spin_from_words
 from server.engine.errors import UnknownName
 from server.engine.narrator import Draft
 from server.engine.story import Story
@@ -16,8 +16,7 @@ def run_trace(args: argparse.Namespace) -> int:
         raise UnknownName("--trace tells in this process; it cannot be used with --server or --instance")
     definition = load_world(args.world)
     story = Story(definition, seed=args.seed)
-    names = [word for word in args.spin if "=" not in word]
-    story.spin = spun(story.spin, names, [word for word in args.spin if "=" in word])
+    story.spin = spin_from_words(story.spin, args.spin)
     story.check_spin(story.spin)
     if not definition.interactive:
         story.run_to_end()

@@ -12,9 +12,9 @@ import signal
 import sys
 from pathlib import Path
 
-from clients.cli.hosting import hosted
 from server.app import Config
 from server.store import StoreError
+from server.tools.hosting import hosted
 
 TOKEN_FILE = "author-token"
 
@@ -76,6 +76,7 @@ async def _serve(args: argparse.Namespace) -> int:
     try:
         async with hosted(config, args.host, args.port) as url:
             print(f"listening on {url} (JSON-RPC: POST {url}/rpc, WebSocket {url}/ws)")
+            print(f"to play in a browser, open {url}/")
             print(f"author token: {token}")
             if data is not None and "CURVESHIP_AUTHOR_TOKEN" not in os.environ:
                 print(f"(kept in {data / TOKEN_FILE}: the same at every start)")

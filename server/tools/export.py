@@ -9,20 +9,18 @@ from pathlib import Path
 
 import msgspec
 
-from server.catalog import load_world, world_source
+from protocol.spin import Spin
+from server.catalog import load_world
 from server.engine.errors import EngineError
-from server.engine.spin import Spin
 from server.engine.story import Logged
 from server.engine.transcript import Page, transcript
-from server.store import Store, StoredInstance, StoreError, fingerprint
+from server.persist import check_world, logged
+from server.store import Store, StoredInstance, StoreError
 
 
 def run_export(args: argparse.Namespace) -> int:
     stored, log = _read(Path(args.data), args.instance)
-    if fingerprint(world_source(stored.world)) != stored.fingerprint:
-        raise EngineError(
-            f"world {stored.world!r} has changed since instance {stored.id} was made; it cannot be retold"
-        )
+    check_world(stored, "it cannot be retold")
     definition = load_world(stored.world)
     pages = list(transcript(definition, stored.seed, msgspec.convert(stored.spin, Spin), log))
     written = (
@@ -46,7 +44,7 @@ def _read(data: Path, instance: str) -> tuple[StoredInstance, list[Logged]]:
             if stored is None:
                 known = ", ".join(kept.id for kept in store.instances()) or "none"
                 raise EngineError(f"no instance {instance!r} in {data}; instances: {known}")
-            return stored, [Logged(*entry) for entry in store.log(instance)]  # type: ignore[arg-type]
+            return stored, [logged(entry) for entry in store.log(instance)]
     except StoreError as error:
         raise EngineError(str(error)) from None
     finally:
