@@ -1,8 +1,10 @@
 """The JSON-RPC client every Python client uses (the terminal, bots, tests): typed calls, notifications, resume.
 
 A call, in order:
-1. While the link is down (a WebSocket reconnecting) the call waits, at most `outage` seconds, then fails
-   with NotSent (a ConnectionLost that says the call never went out, so it took no effect).
+1. While the link is down (a WebSocket reconnecting) the call waits: for as long as it takes by default (a
+   person at a prompt keeps their line through any outage, and Ctrl-C still leaves), or at most `outage`
+   seconds when one is given, then fails with NotSent (a ConnectionLost that says the call never went
+   out, so it took no effect).
 2. It takes the next id and a future, and its message goes out over the transport.
 3. Its answer, matched by id, settles the future: the result decoded into the contract's struct, or a
    CallError with the protocol's code. An error without an id (the server could not read the message)
@@ -91,7 +93,7 @@ class Connection:
         transport: Literal["websocket", "http"] = "websocket",
         author_token: str | None = None,
         on_status: Callable[[Status], None] | None = None,
-        outage: float = 30.0,
+        outage: float | None = None,
         backoff: tuple[float, float] = (0.05, 2.0),
     ) -> None:
         self.url = url
@@ -102,7 +104,8 @@ class Connection:
         """The joined session's token."""
         self.on_status = on_status
         self.outage = outage
-        """How long a call waits for a dropped WebSocket to come back before failing, in seconds."""
+        """How long a call waits for a dropped WebSocket to come back before failing, in seconds; None: until
+        it is back (reopening goes on with backoff meanwhile)."""
         self.backoff = backoff
         """The first wait before reopening a dropped WebSocket, and the longest (it doubles each try)."""
         self._ids = itertools.count(1)
@@ -196,7 +199,7 @@ class Connection:
 
     async def _send(self, calls: Sequence[Call], *, batch: bool, waits: bool = True) -> list[Any]:
         loop = asyncio.get_running_loop()
-        deadline = loop.time() + self.outage
+        deadline = None if self.outage is None else loop.time() + self.outage
         while True:
             if waits:
                 await self._wait_until_up(deadline)
@@ -217,9 +220,9 @@ class Connection:
                 self._fail_unanswered(ids)
             return list(await asyncio.gather(*futures))
 
-    async def _wait_until_up(self, deadline: float) -> None:
+    async def _wait_until_up(self, deadline: float | None) -> None:
         if not self._up.is_set():
-            left = max(0.0, deadline - asyncio.get_running_loop().time())
+            left = None if deadline is None else max(0.0, deadline - asyncio.get_running_loop().time())
             try:
                 await asyncio.wait_for(self._up.wait(), left)
             except TimeoutError:

@@ -113,6 +113,13 @@ class CreateParams(Message):
     spin: SpinArgument | None = None
 
 
+class InstancesParams(Message):
+    after: InstanceId | None = None
+    """Page on from this instance id (the `next` of the page before); from the first without it."""
+    limit: Annotated[int, msgspec.Meta(ge=1, le=100)] = 100
+    """The most instances one page holds."""
+
+
 class JoinParams(Message):
     instance: InstanceId
     actor: Tag | None = None
@@ -168,6 +175,9 @@ class CreateResult(Result):
 
 class InstancesResult(Result):
     instances: list[InstanceInfo]
+    """One page of the live instances, in the order of their ids."""
+    next: str | None = None
+    """The `after` that gives the next page; null on the last page."""
 
 
 class JoinResult(Result):

@@ -56,7 +56,12 @@ METHODS: tuple[Method, ...] = (
         # server holds as many instances as it may
         errors=(Code.UNKNOWN, Code.FORBIDDEN),
     ),
-    Method("instances", m.NoParams, m.InstancesResult, "The live instances, their turns and their players."),
+    Method(
+        "instances",
+        m.InstancesParams,
+        m.InstancesResult,
+        "The live instances, their turns and their players, a page (at most 100) at a time.",
+    ),
     Method(
         "join",
         m.JoinParams,

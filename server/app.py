@@ -13,19 +13,24 @@ from pathlib import Path
 from typing import Any
 
 import msgspec
-from aiohttp import WSCloseCode, WSMsgType, web
+from aiohttp import WebSocketError, WSCloseCode, WSMsgType, web
+from aiohttp.web_protocol import RequestPayloadError
 from jsonrpcserver import Result
 
 from protocol import messages as m
 from protocol.errors import Code
 from protocol.openrpc import document
 from server import rpc
-from server.host import Host, Limits, Session
+from server.connections import RESERVED_DESCRIPTORS, Guard, GuardedSite, raise_descriptor_limit
+from server.host import Host, Limits, Lockout, Session
 from server.persist import Keeper
 from server.store import Store
 from server.web import add_browser_client
 
 log = logging.getLogger(__name__)
+
+MIN_AUTHOR_TOKEN = 16
+"""The shortest author token a server takes: the ones it makes are 32 characters."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,8 +42,24 @@ class Config:
     sixteen times this is not read at all: it is answered -32007 and the socket closed (1009)."""
     max_batch: int = 100
     """The most requests one batch may hold; a longer batch is answered with one -32007."""
+    max_answer: int = 1024 * 1024
+    """Bytes of answers one message may get: once a batch's answers pass it, its later members are not made
+    and are answered -32007 each."""
     max_connections: int = 1000
     """WebSockets open at once; more are refused (HTTP 503)."""
+    sockets_per_address: int = 100
+    """WebSockets open at once from one address; more are refused (HTTP 429), so one caller cannot take all."""
+    socket_idle: float = 300.0
+    """Seconds a WebSocket bound to no session may go without a message before it is closed (1008)."""
+    connections_per_address: int = 128
+    """TCP connections open at once from one address (any kind); more are closed at once, unread. Applies
+    where the server listens through `listen` (`curveship serve`, play and tell)."""
+    max_tcp: int = 4096
+    """TCP connections open at once in all; lowered, if need be, to what the open-file limit allows."""
+    header_timeout: float = 10.0
+    """Seconds a new connection has to send a whole request head; slower ones are closed (slowloris)."""
+    idle_timeout: float = 60.0
+    """Seconds a kept-alive connection may wait between requests before it is closed."""
     outbox: int = 256
     """Messages queued for one socket; a client that falls this far behind is disconnected (it may resume)."""
     author_on_loopback: bool = False
@@ -52,6 +73,13 @@ class Config:
     """The most commands one `command` line may hold (-32602 beyond)."""
     max_instances: int = 1000
     """The most instances this server holds; `create` beyond is answered -32006."""
+    instances_per_address: int = 20
+    """The most live instances one address may have made (authors' do not count); -32006 beyond."""
+    instance_idle: float = 7 * 24 * 3600.0
+    """Seconds an instance nobody plays (no session, seated or away) may go unchanged before it is retired:
+    deleted, with its log and saves. Instances an author made are kept."""
+    max_saves: int = 20
+    """The most saves one instance keeps; a new name beyond is refused (-32006); a name used is overwritten."""
     detach_after: float = 120.0
     """Seconds a session may go with no connection (no socket, no request) before it is detached: the others
     hear it left, its actor goes back to its script, and `resume` (or any call for it) seats it again."""
@@ -60,12 +88,38 @@ class Config:
     data: Path | None = None
     """The data directory: instances, sessions and saves live in its SQLite file and survive restarts.
     None keeps everything in memory (tests, `curveship tell`)."""
+    allowed_hosts: tuple[str, ...] = ()
+    """Host names (besides IP addresses and `localhost`) this server answers to on /rpc and /ws; any other
+    `Host` is refused (HTTP 403), so a page on another site cannot reach it by a name that resolves here (DNS
+    rebinding). `("*",)` answers to any."""
+    allowed_origins: tuple[str, ...] = ()
+    """Origins (`https://host:port`) whose pages may call /rpc and /ws besides the server's own; a request
+    with any other `Origin` is refused (HTTP 403). A request with none (a program, not a browser) is let in."""
+    trusted_proxies: tuple[str, ...] = ()
+    """Addresses of reverse proxies whose `X-Forwarded-For`, `-Proto` and `-Host` are believed: the caller's
+    address is then the one the proxy forwarded. Empty (the default): every such header is ignored, and a
+    request carrying one is never an author by address."""
+    token_failures: int = 20
+    """Wrong tokens (author or session) one address may show before it is locked out; one more is forgiven
+    every `token_failure_every` seconds. While locked out, every request with a token is refused (-32006)."""
+    token_failure_every: float = 6.0
+    clock: Callable[[], float] = time.monotonic
+    """The time, for rate limits and lockouts; tests step their own."""
+
+    def __post_init__(self) -> None:
+        if self.author_token is not None and len(self.author_token) < MIN_AUTHOR_TOKEN:
+            raise ValueError(
+                f"an author token must be at least {MIN_AUTHOR_TOKEN} characters (this one has "
+                f"{len(self.author_token)}): a short one can be guessed"
+            )
 
 
 CONFIG = web.AppKey("config", Config)
 HOST = web.AppKey("host", Host)
 METHODS = web.AppKey("methods", dict)
 SOCKETS = web.AppKey("sockets", set[web.WebSocketResponse])
+BY_ADDRESS = web.AppKey("sockets by address", dict[str, int])
+GUARD = web.AppKey("guard", Guard)
 
 
 def create_app(config: Config | None = None) -> web.Application:
@@ -75,10 +129,26 @@ def create_app(config: Config | None = None) -> web.Application:
     # answered -32007 in JSON-RPC rather than cut off with a bare HTTP 413.
     app = web.Application(client_max_size=config.max_message * 4)
     app[CONFIG] = config
-    limits = Limits(config.rate, config.burst, commands=config.max_commands, instances=config.max_instances)
-    app[HOST] = Host(author_token=config.author_token, limits=limits)
+    limits = Limits(
+        config.rate,
+        config.burst,
+        commands=config.max_commands,
+        instances=config.max_instances,
+        per_address=config.instances_per_address,
+        saves=config.max_saves,
+    )
+    lockout = Lockout(config.token_failures, config.token_failure_every, clock=config.clock)
+    app[HOST] = Host(author_token=config.author_token, limits=limits, lockout=lockout, clock=config.clock)
     app[METHODS] = rpc.methods()
     app[SOCKETS] = set()
+    app[BY_ADDRESS] = {}
+    app[GUARD] = Guard(
+        per_address=config.connections_per_address,
+        total=config.max_tcp,
+        header_timeout=config.header_timeout,
+        idle_timeout=config.idle_timeout,
+    )
+    app.middlewares.append(_timed)
     app.router.add_post("/rpc", rpc_over_http)
     app.router.add_get("/ws", rpc_over_websocket)
     app.router.add_get("/openrpc.json", openrpc)
@@ -93,10 +163,47 @@ def create_app(config: Config | None = None) -> web.Application:
     return app
 
 
+@web.middleware
+async def _timed(request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]) -> Any:
+    """While a request is handled its connection is not timed by the guard; once answered, it may idle."""
+    guard, transport = request.app[GUARD], request.transport
+    guard.busy(transport)
+    try:
+        return await handler(request)
+    finally:
+        guard.idle(transport)
+
+
+@contextlib.asynccontextmanager
+async def listen(app: web.Application, host: str, port: int, **runner: Any) -> AsyncIterator[str]:
+    """Serve `app` on host:port (0: any free port) through its connection guard until the block ends; yields
+    the URL. The open-file limit is raised first, and the connection caps lowered to fit what it allows."""
+    config, guard = app[CONFIG], app[GUARD]
+    limit = raise_descriptor_limit()
+    room = max(16, limit - RESERVED_DESCRIPTORS)
+    if room < config.max_tcp:
+        log.warning(
+            "the open-file limit (%d) allows %d connections, not %d: raise it (ulimit -n) to serve more",
+            limit,
+            room,
+            config.max_tcp,
+        )
+        guard.total = room
+    running = web.AppRunner(app, access_log=None, **runner)
+    await running.setup()
+    try:
+        site = GuardedSite(running, host, port, guard)
+        await site.start()
+        bound = running.addresses[0][1]
+        yield f"http://{f'[{host}]' if ':' in host else host}:{bound}"
+    finally:
+        await running.cleanup()
+
+
 def _sweeping(config: Config) -> Callable[[web.Application], AsyncIterator[None]]:
     """While serving, now and then detach the sessions that have had no connection for a while, and let go
     of those long idle."""
-    every = min(60.0, config.detach_after / 4, config.session_idle / 4)
+    every = min(60.0, config.detach_after / 4, config.session_idle / 4, config.instance_idle / 4)
 
     async def expiring(app: web.Application) -> AsyncIterator[None]:
         async def sweep() -> None:
@@ -108,6 +215,10 @@ def _sweeping(config: Config) -> Callable[[web.Application], AsyncIterator[None]
                         log.info("session of %s (%s) detached: no connection", session.name, session.actor)
                     for session in await host.expire(config.session_idle):
                         log.info("session of %s (%s) expired", session.name, session.actor)
+                    if host.keeper is not None:
+                        await host.keeper.revive(host)
+                    for instance in await host.retire_idle(config.instance_idle):
+                        log.info("instance %s (%s) retired: nobody played it for a while", instance.id, instance.world)
                 except Exception:  # the next sweep tries again; serving goes on
                     log.exception("sweeping sessions failed")
 
@@ -167,6 +278,78 @@ async def openrpc(request: web.Request) -> web.Response:
 
 # -- who is calling ---------------------------------------------------------------------------------------------
 
+FORWARDING = ("X-Forwarded-For", "X-Forwarded-Host", "X-Forwarded-Proto", "Forwarded", "X-Real-IP")
+"""Headers a proxy adds: a request that carries one is never an author by its address."""
+
+
+def _via_trusted_proxy(request: web.Request) -> bool:
+    return bool(request.remote) and request.remote in request.app[CONFIG].trusted_proxies
+
+
+def caller_address(request: web.Request) -> str:
+    """Who is calling, for limits: the peer's address, or behind a trusted proxy the last address in its
+    `X-Forwarded-For` that is not itself a trusted proxy."""
+    remote = request.remote or ""
+    if not _via_trusted_proxy(request):
+        return remote
+    trusted = request.app[CONFIG].trusted_proxies
+    hops = [hop.strip() for hop in request.headers.get("X-Forwarded-For", "").split(",") if hop.strip()]
+    for hop in reversed(hops):
+        if hop not in trusted:
+            return hop
+    return remote
+
+
+def _host_and_scheme(request: web.Request) -> tuple[str, str]:
+    """The `Host` the caller asked for and the scheme it used (as a trusted proxy says, if there is one)."""
+    host, scheme = request.headers.get("Host", ""), request.scheme
+    if _via_trusted_proxy(request):
+        host = request.headers.get("X-Forwarded-Host", host).split(",")[0].strip()
+        scheme = request.headers.get("X-Forwarded-Proto", scheme).split(",")[0].strip()
+    return host.lower(), scheme.lower()
+
+
+def _host_name(host: str) -> str:
+    if host.startswith("["):
+        return host[1 : host.find("]")] if "]" in host else host
+    return host.rsplit(":", 1)[0] if host.count(":") == 1 else host
+
+
+def _is_address(name: str) -> bool:
+    try:
+        ipaddress.ip_address(name)
+    except ValueError:
+        return False
+    return True
+
+
+def _origin(scheme: str, host: str) -> str:
+    default = {"http": ":80", "https": ":443"}.get(scheme, "")
+    host = host.removesuffix(default) if default else host
+    return f"{scheme}://{host}"
+
+
+def refusal(request: web.Request) -> str | None:
+    """Why a request to /rpc or /ws must be refused as one a browser page on another site could have made,
+    or None. The `Host` must be an address, `localhost` or an allowed name (else a page whose own name
+    resolves to this machine could call it); an `Origin`, when there is one, must be this server's own (the
+    browser client it serves) or an allowed one. A request with no `Origin` is not a browser page's."""
+    config = request.app[CONFIG]
+    host, scheme = _host_and_scheme(request)
+    name = _host_name(host)
+    allowed = {allowed.lower() for allowed in config.allowed_hosts}
+    if not (name == "localhost" or _is_address(name) or name in allowed or "*" in allowed):
+        log.info("refused a request for Host %r (serve --allow-host %s answers to it)", host[:100], name[:100])
+        return f"this server does not answer to the name {name!r}"
+    origin = request.headers.get("Origin")
+    if origin is None:
+        return None
+    asked = origin.strip().lower().rstrip("/")
+    own = _origin("https" if scheme == "wss" else "http" if scheme == "ws" else scheme, host)
+    if asked == own or asked in {_origin(*o.lower().split("://", 1)) for o in config.allowed_origins if "://" in o}:
+        return None
+    return f"pages from {origin[:100]!r} may not call this server"
+
 
 def _bearer(request: web.Request) -> str | None:
     header = request.headers.get("Authorization", "")
@@ -174,14 +357,49 @@ def _bearer(request: web.Request) -> str | None:
     return token.strip() if scheme.lower() == "bearer" and token.strip() else None
 
 
+def _own_origin(request: web.Request) -> str:
+    host, scheme = _host_and_scheme(request)
+    return _origin(scheme, host)
+
+
 def _is_author(request: web.Request, token: str | None) -> bool:
+    """An author: the author token, or with `--author` a request from this machine that no page elsewhere
+    and no proxy could have made for someone else: no forwarding header, and no `Origin` (a program) or
+    this server's own (the browser client it serves; a page cannot set its Origin, and the Host check has
+    ruled out a page elsewhere whose name resolves here). An allowed other origin is never an author by
+    address."""
     config, host = request.app[CONFIG], request.app[HOST]
-    if token is not None and token == host.author_token:
+    if host.is_author_token(token):
         return True
-    if config.author_on_loopback and request.remote:
-        with contextlib.suppress(ValueError):
-            return ipaddress.ip_address(request.remote).is_loopback
+    if not config.author_on_loopback or not request.remote:
+        return False
+    origin = request.headers.get("Origin")
+    if origin is not None and origin.strip().lower().rstrip("/") != _own_origin(request):
+        return False
+    if any(header in request.headers for header in FORWARDING):
+        return False
+    with contextlib.suppress(ValueError):
+        return ipaddress.ip_address(request.remote).is_loopback
     return False
+
+
+def _locked_out(request: web.Request, token: str | None, address: str) -> float:
+    """Seconds this address must wait before showing a token again (0: it may now); a token that names no
+    author and no session is counted as a wrong guess."""
+    host = request.app[HOST]
+    if token is None:
+        return 0.0
+    wait = host.lockout.locked(address)
+    if wait:
+        return wait
+    if not host.is_author_token(token) and not host.knows_token(token):
+        host.lockout.failed(address)
+    return 0.0
+
+
+def _locked_answer(wait: float) -> bytes:
+    why = f"too many wrong tokens from this address: try again in {wait:.0f} s"
+    return msgspec.json.encode(rpc.error_response(Code.RATE_LIMITED, why, {"retry_after": round(wait, 1)}))
 
 
 # -- POST /rpc ----------------------------------------------------------------------------------------------
@@ -189,13 +407,31 @@ def _is_author(request: web.Request, token: str | None) -> bool:
 
 async def rpc_over_http(request: web.Request) -> web.Response:
     config = request.app[CONFIG]
-    body = await _read_limited(request, config.max_message)
+    why = refusal(request)
+    if why is not None:
+        raise web.HTTPForbidden(text=why)
+    if request.content_type != "application/json":
+        # Anything else is what a page on another site may send without asking first (a "simple" request).
+        wrong = rpc.error_response(Code.INVALID_REQUEST, "send JSON-RPC as Content-Type: application/json")
+        return web.Response(status=415, body=msgspec.json.encode(wrong), content_type="application/json")
+    try:
+        body = await _read_limited(request, config.max_message)
+    except RequestPayloadError as error:
+        encoding = request.headers.get("Content-Encoding", "")[:20]
+        unread = rpc.error_response(Code.PARSE_ERROR, f"the body is not the {encoding} it is said to be: {error}")
+        request.content.feed_eof()  # nothing more of it is read, not even to linger (which would raise again)
+        refused = web.Response(status=400, body=msgspec.json.encode(unread), content_type="application/json")
+        refused.force_close()  # where this body ends and another request begins cannot be told
+        return refused
     if body is None:
         too_large = rpc.error_response(Code.TOO_LARGE, f"a message may be at most {config.max_message} bytes")
         return web.Response(body=msgspec.json.encode(too_large), content_type="application/json")
     token = _bearer(request)
-    caller = rpc.Caller(request.app[HOST], token=token, author=_is_author(request, token), remote=request.remote or "")
-    answer = await rpc.handle(body, caller, request.app[METHODS], config.max_batch)
+    address = caller_address(request)
+    if wait := _locked_out(request, token, address):
+        return web.Response(body=_locked_answer(wait), content_type="application/json")
+    caller = rpc.Caller(request.app[HOST], token=token, author=_is_author(request, token), remote=address)
+    answer = await rpc.handle(body, caller, request.app[METHODS], config.max_batch, config.max_answer)
     if answer is None:
         return web.Response(status=204)
     return web.Response(body=answer, content_type="application/json")
@@ -268,33 +504,54 @@ class Outbox:
 
 async def rpc_over_websocket(request: web.Request) -> web.StreamResponse:
     config, sockets = request.app[CONFIG], request.app[SOCKETS]
+    why = refusal(request)
+    if why is not None:
+        raise web.HTTPForbidden(text=why)
+    token = _bearer(request)
+    address = caller_address(request)
+    if wait := _locked_out(request, token, address):
+        raise web.HTTPTooManyRequests(
+            text=f"too many wrong tokens from this address: try again in {wait:.0f} s",
+            headers={"Retry-After": str(max(1, round(wait)))},
+        )
     if len(sockets) >= config.max_connections:
         raise web.HTTPServiceUnavailable(text="too many connections; try again later")
+    by_address = request.app[BY_ADDRESS]
+    if by_address.get(address, 0) >= config.sockets_per_address:
+        raise web.HTTPTooManyRequests(text=f"at most {config.sockets_per_address} WebSockets from one address")
     # aiohttp closes a socket whose frame passes max_msg_size (from the frame's header, before reading it):
     # keep that well above our limit, so an oversize message is answered -32007 and the socket lives on.
     socket = _Socket(config.max_message)
     await socket.prepare(request)
     sockets.add(socket)
     outbox = Outbox(socket, config.outbox)
-    token = _bearer(request)
     caller = rpc.Caller(
-        request.app[HOST],
-        token=token,
-        author=_is_author(request, token),
-        bind=_binder(outbox),
-        remote=request.remote or "",
+        request.app[HOST], token=token, author=_is_author(request, token), bind=_binder(outbox), remote=address
     )
     methods: dict[str, Callable[..., Awaitable[Result]]] = request.app[METHODS]
+    by_address[address] = by_address.get(address, 0) + 1
     try:
-        async for frame in socket:
+        while True:
+            try:
+                # A socket bound to a session may be quiet as long as its player thinks; one bound to none
+                # is only holding a place.
+                frame = await socket.receive(timeout=None if outbox.session is not None else config.socket_idle)
+            except TimeoutError:
+                await socket.close(code=WSCloseCode.POLICY_VIOLATION, message=b"idle: no session, no message")
+                break
             if frame.type == WSMsgType.TEXT:
                 await _answer(frame.data, caller, methods, outbox, config)
             elif frame.type == WSMsgType.BINARY:
                 outbox.put(msgspec.json.encode(rpc.error_response(Code.PARSE_ERROR, "send JSON-RPC as text frames")))
-            elif frame.type == WSMsgType.ERROR:
+            elif frame.type in (WSMsgType.ERROR, WSMsgType.CLOSE, WSMsgType.CLOSING, WSMsgType.CLOSED):
                 break
     finally:
         sockets.discard(socket)
+        left = by_address.get(address, 1) - 1
+        if left:
+            by_address[address] = left
+        else:
+            by_address.pop(address, None)
         await outbox.close()
     return socket
 
@@ -307,6 +564,15 @@ class _Socket(web.WebSocketResponse):
         super().__init__(max_msg_size=limit * 16, heartbeat=30.0)
         self.limit = limit
 
+    def _post_start(self, request: web.BaseRequest, protocol: str | None, writer: Any) -> None:
+        # aiohttp reads a client's frames whether masked or not; RFC 6455 (5.1) has the server close the
+        # connection on an unmasked one. Its reader is put behind one that checks each frame's mask bit.
+        super()._post_start(request, protocol, writer)
+        reader, queue = self._parser, self._reader  # aiohttp's own, made just now by super()
+        assert reader is not None and queue is not None
+        # set_parser takes one parser once: the one super() set is replaced where the protocol keeps it.
+        request.protocol._payload_parser = _MaskChecked(reader, queue)
+
     async def close(self, *, code: int = WSCloseCode.OK, message: bytes = b"", drain: bool = True) -> bool:
         if code == WSCloseCode.MESSAGE_TOO_BIG and not self.closed:
             why = f"a message may be at most {self.limit} bytes; a frame over {self.limit * 16} closes the socket"
@@ -314,6 +580,50 @@ class _Socket(web.WebSocketResponse):
                 await self.send_str(msgspec.json.encode(rpc.error_response(Code.TOO_LARGE, why)).decode())
             message = message or b"message too large"
         return await super().close(code=code, message=message, drain=drain)
+
+
+class _MaskChecked:
+    """A WebSocket frame parser in front of aiohttp's: follows the frames' boundaries (headers read, payloads
+    skipped) and, at the first frame without a mask, stops feeding the reader and fails its queue with a
+    protocol error, which closes the socket with 1002."""
+
+    def __init__(self, inner: Any, queue: Any) -> None:
+        self.inner = inner
+        self.queue = queue
+        self.head = bytearray()
+        self.skip = 0
+        self.failed = False
+
+    def feed_eof(self) -> None:
+        self.inner.feed_eof()
+
+    def feed_data(self, data: bytes | bytearray | memoryview) -> tuple[bool, bytes]:
+        if self.failed:
+            return False, b""
+        view, at = memoryview(data), 0
+        while at < len(view):
+            if self.skip:
+                step = min(self.skip, len(view) - at)
+                self.skip -= step
+                at += step
+                continue
+            self.head.append(view[at])
+            at += 1
+            if len(self.head) < 2:
+                continue
+            masked, length = self.head[1] & 0x80, self.head[1] & 0x7F
+            extended = 2 if length == 126 else 8 if length == 127 else 0
+            if len(self.head) < 2 + extended + (4 if masked else 0):
+                continue
+            if not masked:
+                self.failed = True
+                self.queue.set_exception(WebSocketError(WSCloseCode.PROTOCOL_ERROR, "client frames must be masked"))
+                return False, b""
+            if extended:
+                length = int.from_bytes(self.head[2 : 2 + extended], "big")
+            self.skip = length
+            self.head.clear()
+        return self.inner.feed_data(data)  # type: ignore[no-any-return]
 
 
 def _binder(outbox: Outbox) -> Callable[[Session], None]:
@@ -329,6 +639,6 @@ async def _answer(text: str, caller: rpc.Caller, methods: dict[str, Any], outbox
         outbox.put(msgspec.json.encode(rpc.error_response(Code.TOO_LARGE, f"a message may be at most {limit} bytes")))
         return
     caller.session = outbox.session
-    answer = await rpc.handle(text, caller, methods, config.max_batch)
+    answer = await rpc.handle(text, caller, methods, config.max_batch, config.max_answer)
     if answer is not None:
         outbox.put(answer)

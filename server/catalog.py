@@ -1,9 +1,19 @@
-"""Finds and loads worlds and spins, by name (from worlds/ and spins/) or by path to any file."""
+"""Finds and loads worlds and spins, by name (from worlds/ and spins/) or by path to any file.
+
+A name is turned into a file here and nowhere else, so the rule for strangers lives here too: a spin or a
+world named by its path is read only where paths are allowed (`allow_paths`, an author's call); everyone else
+may name only what ships, and is refused before anything is looked up on disk, so the refusal says nothing
+about the files of the server's machine. A spin file named by path must be a regular file of at most
+MAX_SPIN_FILE bytes: a FIFO, a device or a huge file is refused without being read.
+"""
 
 from __future__ import annotations
 
+import functools
 import importlib
 import importlib.util
+import os
+import stat
 import sys
 import traceback
 from collections.abc import Sequence
@@ -14,17 +24,32 @@ import spins as spin_package
 import worlds as world_package
 from protocol.spin import Spin, spin_argument
 from server.engine.errors import EngineError, SpinError, UnknownName, WorldError
-from server.engine.spin import SpinFile, parse_spin_file, spun
+from server.engine.spin import SpinFile, SpinLibrary, parse_spin_file, spun
 from server.engine.world.definition import WorldDefinition
 from spins import names as spin_names
 from worlds import names as world_names
 
+MAX_SPIN_FILE = 64 * 1024
+"""The largest spin file read by path, in bytes: the shipped ones are under 2 KiB."""
 
-def load_world(name_or_path: str) -> WorldDefinition:
-    """A world by name ("robbery") or by path to a Python file that defines WORLD. Any mistake in the file
-    (a syntax error, a failed import, a world that does not hold together) is a WorldError of one line naming
-    the file, and the line where Python found it."""
-    if name_or_path.endswith(".py") or "/" in name_or_path:
+
+class PathRefused(EngineError):
+    """A file was named by its path where only shipped names are allowed (a caller who is not an author)."""
+
+
+def is_path(name: str, suffix: str) -> bool:
+    """Whether a world or spin argument names a file rather than something shipped."""
+    return name.endswith(suffix) or "/" in name or "\\" in name or name.startswith(("~", "."))
+
+
+def load_world(name_or_path: str, *, allow_paths: bool = True) -> WorldDefinition:
+    """A world by name ("robbery") or by path to a Python file that defines WORLD (only if `allow_paths`: the
+    file is Python, run in this process). Any mistake in the file (a syntax error, a failed import, a world
+    that does not hold together) is a WorldError of one line naming the file, and the line where Python
+    found it."""
+    if is_path(name_or_path, ".py"):
+        if not allow_paths:
+            raise PathRefused("only an author may name a world by its path; the others name a shipped world")
         path = Path(name_or_path)
         module_name = f"curveship_world_{path.stem}"
     elif name_or_path in world_names():
@@ -49,7 +74,7 @@ def load_world(name_or_path: str) -> WorldDefinition:
 
 def world_source(name_or_path: str) -> bytes:
     """The source of a world's file: what a stored instance checks it was made from."""
-    if name_or_path.endswith(".py") or "/" in name_or_path:
+    if is_path(name_or_path, ".py"):
         path = Path(name_or_path)
     else:
         module = importlib.import_module(f"worlds.{name_or_path}")
@@ -73,24 +98,64 @@ def _module_from_path(path: Path) -> object:
     return module
 
 
-def load_spin(name_or_path: str) -> SpinFile:
-    """A spin by name ("prophecy") or by path to a TOML spin file."""
-    if name_or_path.endswith(".toml") or "/" in name_or_path:
-        path = Path(name_or_path)
-        if not path.is_file():
-            raise UnknownName(f"unknown spin {name_or_path!r}: no such file")
-        return read_spin_file(path)
+def load_spin(name_or_path: str, *, allow_paths: bool = True) -> SpinFile:
+    """A spin by name ("prophecy") or, if `allow_paths`, by path to a TOML spin file (a regular file of at
+    most MAX_SPIN_FILE bytes). A path where none is allowed is refused (PathRefused) without touching the
+    disk; an unknown name lists the shipped spins."""
+    if is_path(name_or_path, ".toml"):
+        if not allow_paths:
+            raise PathRefused(f"only an author may name a spin by its path; the spins are: {', '.join(spin_names())}")
+        return read_spin_file(Path(name_or_path).expanduser())
     if name_or_path not in spin_names():
         raise UnknownName(f"unknown spin {name_or_path!r}; spins: {', '.join(spin_names())}")
-    with resources.as_file(resources.files(spin_package) / f"{name_or_path}.toml") as path:
+    return _shipped_spin(name_or_path)
+
+
+def shipped_spin(name: str) -> SpinFile:
+    """A shipped spin by name; a path is refused: the spin library of a caller who is not an author."""
+    return load_spin(name, allow_paths=False)
+
+
+def spin_library(author: bool) -> SpinLibrary:
+    """How a caller's spin names are found: an author's may be paths, anyone else's only shipped names."""
+    return load_spin if author else shipped_spin
+
+
+@functools.cache
+def _shipped_spin(name: str) -> SpinFile:
+    """Read once: the files in spins/ do not change while a server runs, and a long list of names (each a
+    lookup) then costs no disk at all."""
+    with resources.as_file(resources.files(spin_package) / f"{name}.toml") as path:
         return read_spin_file(path)
 
 
 def read_spin_file(path: Path) -> SpinFile:
-    """Read one spin file from disk; errors name the file."""
+    """Read one spin file from disk; errors name the file. Only a regular file no larger than MAX_SPIN_FILE is
+    read: it is opened without blocking (a FIFO with no writer would hold the caller forever) and checked
+    before a byte is read."""
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
+        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY)
+    except FileNotFoundError:
+        raise UnknownName(f"unknown spin {str(path)!r}: no such file") from None
+    except OSError as error:
+        raise SpinError(f"{path}: cannot read spin file: {error.strerror or error}") from None
+    try:
+        found = os.fstat(descriptor)
+        if not stat.S_ISREG(found.st_mode):
+            raise SpinError(f"{path}: not a regular file; a spin file is a TOML file")
+        if found.st_size > MAX_SPIN_FILE:
+            raise SpinError(f"{path}: {found.st_size} bytes; a spin file may be at most {MAX_SPIN_FILE}")
+        with os.fdopen(descriptor, "rb", closefd=False) as file:
+            data = file.read(MAX_SPIN_FILE + 1)
+    except OSError as error:
+        raise SpinError(f"{path}: cannot read spin file: {error.strerror or error}") from None
+    finally:
+        os.close(descriptor)
+    if len(data) > MAX_SPIN_FILE:
+        raise SpinError(f"{path}: larger than a spin file may be ({MAX_SPIN_FILE} bytes)")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
         raise SpinError(f"{path}: cannot read spin file: {error}") from None
     return parse_spin_file(text, path.stem, str(path))
 

@@ -18,6 +18,9 @@ nobody took its actor meanwhile (else -32004). Long after, with still no connect
 from __future__ import annotations
 
 import asyncio
+import bisect
+import contextvars
+import functools
 import logging
 import secrets
 import time
@@ -32,12 +35,21 @@ from protocol import messages as m
 from protocol.commands import SEPARATORS, split_commands
 from protocol.errors import Code, RpcError
 from protocol.spin import Spin
-from server.catalog import load_spin, load_world, spin_names, world_names
+from server.catalog import (
+    PathRefused,
+    is_path,
+    load_spin,
+    load_world,
+    shipped_spin,
+    spin_library,
+    spin_names,
+    world_names,
+)
 from server.engine.errors import EngineError, Forbidden, SpinError, StoryEnded, TemplateError, UnknownName
 from server.engine.narrator import Telling, render
 from server.engine.player import Player
 from server.engine.snapshot import capture, resume
-from server.engine.spin import spun
+from server.engine.spin import SpinFile, SpinLibrary, spun
 from server.engine.story import Story, Turn
 from server.engine.trees import Node, listing
 from server.engine.vocabulary import Words, standard_words
@@ -58,6 +70,14 @@ REWOUND = {"undo": "took back the last turn", "restart": "began the story again"
 CREATE_COST = 10
 """What `create` takes from its caller's allowance, in requests: a new instance costs far more than a call."""
 
+WORK_PER_SECOND = 200.0
+"""Requests charged for each second of engine work a call does on the event loop (5 ms a request): at the
+default rate a session may have a tenth of the loop for itself, and no more, however costly its calls are
+(`actions` tries every command; `narrate` of a long story tells all of it)."""
+
+WORK: contextvars.ContextVar[list[float] | None] = contextvars.ContextVar("work", default=None)
+"""Seconds of engine work the call being handled has done so far, for it to be charged (see `_engine`)."""
+
 
 @dataclass(frozen=True, slots=True)
 class Limits:
@@ -69,28 +89,72 @@ class Limits:
     burst: float = 60.0
     commands: int = 16
     instances: int = 1000
+    per_address: int = 20
+    """The most live instances made from one address (authors' aside)."""
+    saves: int = 20
+    """The most saves one instance keeps; a new name beyond is refused (a name already used is overwritten)."""
 
 
 @dataclass(eq=False)
 class Bucket:
     """A token bucket: full at first, refilled at `limits.rate` a second up to `limits.burst`."""
 
-    allowance: float = -1.0
-    checked: float = field(default_factory=time.monotonic)
+    clock: Callable[[], float] = time.monotonic
+    allowance: float | None = None
+    """What may be spent now, in requests; None: full (nothing spent yet). Below nothing after a costly call."""
+    checked: float = 0.0
+
+    def _refill(self, limits: Limits) -> float:
+        now = self.clock()
+        if self.allowance is None:
+            allowance = limits.burst
+        else:
+            allowance = min(limits.burst, self.allowance + (now - self.checked) * limits.rate)
+        self.checked = now
+        return allowance
 
     def admit(self, limits: Limits, cost: float = 1) -> bool:
         """Whether `cost` more requests fit the limits now (all or none are taken). A cost above the burst
         is taken as the whole burst, so anything allowed at all can be done, if slowly."""
-        now = time.monotonic()
-        if self.allowance < 0:
-            self.allowance = limits.burst
-        self.allowance = min(limits.burst, self.allowance + (now - self.checked) * limits.rate)
-        self.checked = now
+        allowance = self._refill(limits)
         cost = min(cost, limits.burst)
-        if self.allowance < cost:
+        if allowance < cost:
+            self.allowance = allowance
             return False
-        self.allowance -= cost
+        self.allowance = allowance - cost
         return True
+
+    def charge(self, limits: Limits, cost: float) -> None:
+        """Take `cost` more after the fact (work done, bytes answered): the allowance may go below nothing,
+        and the next requests wait until it refills; never further than ten bursts below, so one costly
+        call does not shut its caller out for good."""
+        self.allowance = max(-10 * limits.burst, self._refill(limits) - cost)
+
+
+class Lockout:
+    """Wrong tokens by address: each address may show `allowed` wrong ones at once, and one more each `every`
+    seconds after; past that it is locked out, so guessing an author's (or anyone's) token takes forever."""
+
+    def __init__(self, allowed: int = 20, every: float = 6.0, *, clock: Callable[[], float] = time.monotonic) -> None:
+        self.allowed = allowed
+        self.every = every
+        self.clock = clock
+        self._wrong: dict[str, tuple[float, float]] = {}
+        """address → (wrong tokens not yet forgiven, when that was counted)."""
+
+    def _level(self, address: str) -> float:
+        count, when = self._wrong.get(address, (0.0, 0.0))
+        return max(0.0, count - (self.clock() - when) / self.every)
+
+    def locked(self, address: str) -> float:
+        """Seconds until this address may show a token again; 0 when it may now."""
+        over = self._level(address) - self.allowed + 1
+        return over * self.every if over > 0 else 0.0
+
+    def failed(self, address: str) -> None:
+        if len(self._wrong) > 10_000:  # forget the forgiven rather than grow without bound
+            self._wrong = {a: v for a, v in self._wrong.items() if self._level(a) > 0}
+        self._wrong[address] = (self._level(address) + 1, self.clock())
 
 
 @dataclass(eq=False)
@@ -149,6 +213,12 @@ class Instance:
     """Held by each call that reads or changes the story."""
     turns: asyncio.Lock = field(default_factory=asyncio.Lock)
     """Held by one message of its sessions at a time (taken by the dispatcher, which sees whole batches)."""
+    creator: str = ""
+    """The address it was made from, for the quota per address."""
+    kept: bool = False
+    """Made by an author: never retired for being idle."""
+    active: float = field(default_factory=time.monotonic)
+    """When it last changed, or last had a session seated (host clock)."""
 
     def player_of(self, actor: str) -> Session | None:
         return next((s for s in self.sessions.values() if s.actor == actor), None)
@@ -164,15 +234,35 @@ class Host:
     """Every live instance and session of one server. All I/O is the caller's; this holds the state."""
 
     def __init__(
-        self, *, author_token: str | None = None, limits: Limits | None = None, keeper: Keeper | None = None
+        self,
+        *,
+        author_token: str | None = None,
+        limits: Limits | None = None,
+        keeper: Keeper | None = None,
+        lockout: Lockout | None = None,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.limits = limits or Limits()
+        self.clock = clock
+        self.lockout = lockout or Lockout(clock=clock)
+        """Wrong tokens by address: too many, and that address may show none for a while."""
         self.keeper = keeper
         """Writes every change to the store before it is answered; None keeps instances in memory only."""
         self.instances: dict[str, Instance] = {}
+        self._making: dict[str, str] = {}
+        """Ids of instances being made (their creation awaits the store) → the address making each: counted
+        against the limits with the live ones, so concurrent creates cannot overshoot them."""
         self.sessions: dict[str, Session] = {}
         self._callers: dict[str, Bucket] = {}
         self.author_token = author_token or secrets.token_urlsafe(24)
+
+    def is_author_token(self, token: str | None) -> bool:
+        """Whether `token` is the author token (compared in constant time: its length and bytes leak nothing)."""
+        return token is not None and secrets.compare_digest(token.encode(), self.author_token.encode())
+
+    def knows_token(self, token: str) -> bool:
+        """Whether `token` names a session, live or kept for an instance not loaded."""
+        return token in self.sessions or (self.keeper is not None and token in self.keeper.parked)
 
     # -- catalogue ----------------------------------------------------------------------------------
 
@@ -203,33 +293,74 @@ class Host:
             found.append(m.SpinInfo(name=name, summary=spin.summary, spin=dict(spin.overrides)))
         return m.SpinsResult(spins=found)
 
-    def list_instances(self) -> m.InstancesResult:
-        return m.InstancesResult(instances=[instance.info() for instance in self.instances.values()])
+    def list_instances(self, params: m.InstancesParams | None = None) -> m.InstancesResult:
+        """A page of the live instances, in the order of their ids (so a page goes on where the last ended,
+        whatever was created or retired meanwhile)."""
+        params = params or m.InstancesParams()
+        ids = sorted(self.instances)
+        start = bisect.bisect_right(ids, params.after) if params.after is not None else 0
+        page = ids[start : start + params.limit]
+        more = start + params.limit < len(ids)
+        return m.InstancesResult(
+            instances=[self.instances[id_].info() for id_ in page], next=page[-1] if more and page else None
+        )
 
     # -- instances and sessions -----------------------------------------------------------------------
 
-    async def create(self, params: m.CreateParams, *, author: bool = False) -> m.CreateResult:
-        if not author and (params.world.endswith(".py") or "/" in params.world):
-            # A world named by path is a Python file run on this machine: only an author may have one run.
-            raise RpcError(Code.FORBIDDEN, "only an author may name a world by its path", {"field": "world"})
-        if len(self.instances) >= self.limits.instances:
+    async def create(self, params: m.CreateParams, *, author: bool = False, caller: str = "") -> m.CreateResult:
+        """A new instance. The limits (in all, and per address for all but authors) are checked and its place
+        taken before anything is awaited, so creates at once cannot pass them."""
+        taken = {**self.instances, **self._making, **(self.keeper.stale if self.keeper else {})}  # stale ids too
+        instance_id = _new_id(taken)
+        self._check_room(author, caller)
+        self._making[instance_id] = caller
+        try:
+            return await self._create(instance_id, params, author, caller)
+        finally:
+            del self._making[instance_id]
+
+    def _check_room(self, author: bool, caller: str) -> None:
+        if len(self.instances) + len(self._making) >= self.limits.instances:
             most = self.limits.instances
             raise RpcError(
                 Code.RATE_LIMITED,
                 f"this server holds as many instances as it may ({most}): join one of them (see `instances`)",
                 {"limit": "instances", "max": most},
             )
-        definition = _engine(lambda: load_world(params.world), field_name="world")
+        if author:
+            return
+        mine = sum(1 for i in self.instances.values() if i.creator == caller and not i.kept)
+        mine += sum(1 for making in self._making.values() if making == caller)
+        if mine >= self.limits.per_address:
+            most = self.limits.per_address
+            raise RpcError(
+                Code.RATE_LIMITED,
+                f"this address has made as many live instances as one may ({most}): join one, or wait for an "
+                "idle one to be retired",
+                {"limit": "instances_per_address", "max": most},
+            )
+
+    async def _create(self, instance_id: str, params: m.CreateParams, author: bool, caller: str) -> m.CreateResult:
+        # A world named by path is a Python file run on this machine: only an author may have one run.
+        definition = _engine(lambda: load_world(params.world, allow_paths=author), field_name="world")
+        library = await reading_spins(params.spin, author)
         seed = params.seed if params.seed is not None else secrets.randbelow(2**31)
         story = Story(definition, seed=seed)
         if params.spin is not None:
             asked = params.spin
-            story.spin = _engine(lambda: _spun(story.spin, asked, story), field_name="spin")
+            story.spin = _engine(lambda: _spun(story.spin, asked, story, library), field_name="spin")
             _engine(lambda: story.check_spin(story.spin), field_name="spin")
         if not definition.interactive:
-            story.run_to_end()
-        taken = {**self.instances, **(self.keeper.stale if self.keeper else {})}  # a stale id is still taken
-        instance = Instance(id=_new_id(taken), world=params.world, seed=seed, story=story)
+            _engine(story.run_to_end)
+        instance = Instance(
+            id=instance_id,
+            world=params.world,
+            seed=seed,
+            story=story,
+            creator=caller,
+            kept=author,
+            active=self.clock(),
+        )
         if self.keeper is not None:
             async with instance.lock:
                 await self.keeper.created(instance, spin_settings(story.spin))
@@ -252,9 +383,21 @@ class Host:
         `join`… are limited too, or anyone could fill the server with instances."""
         if len(self._callers) > 10_000:
             self._callers.clear()  # forget old callers rather than grow without bound
+        return self._callers.setdefault(caller, Bucket(self.clock)).admit(self._shared, cost)
+
+    def charge(self, session: Session | None, caller: str, cost: float) -> None:
+        """Take `cost` more after the fact from the session (or, without one, the address) that made a call."""
+        if cost <= 0:
+            return
+        if session is not None:
+            session.bucket.charge(self.limits, cost)
+        else:
+            self._callers.setdefault(caller, Bucket(self.clock)).charge(self._shared, cost)
+
+    @property
+    def _shared(self) -> Limits:
         # One address may stand for many people (a household, a lab): it gets ten sessions' worth.
-        shared = Limits(rate=self.limits.rate * 10, burst=self.limits.burst * 10)
-        return self._callers.setdefault(caller, Bucket()).admit(shared, cost)
+        return Limits(rate=self.limits.rate * 10, burst=self.limits.burst * 10)
 
     def weigh(self, text: str) -> int:
         """The commands in a line, as the player's own pipeline splits it: each is a turn, and each is charged
@@ -317,8 +460,18 @@ class Host:
             event = m.Presence(instance=instance.id, name=session.name, actor=session.actor, event="joined")
             self._tell_others(session, "presence", event)
 
-    async def resume(self, token: str) -> tuple[Session, m.ResumeResult]:
-        """The session of `token`, seated again if it was detached."""
+    async def resume(self, token: str, caller: str = "") -> tuple[Session, m.ResumeResult]:
+        """The session of `token`, seated again if it was detached. A token that names no session counts as a
+        wrong guess from `caller`; while it is locked out, none is tried."""
+        wait = self.lockout.locked(caller)
+        if wait:
+            raise RpcError(
+                Code.RATE_LIMITED,
+                f"too many wrong tokens from this address: try again in {wait:.0f} s",
+                {"retry_after": round(wait, 1)},
+            )
+        if not self.knows_token(token):
+            self.lockout.failed(caller)
         session = self.session(token)
         async with session.lock:
             await self.seat(session)
@@ -335,18 +488,38 @@ class Host:
             await self.leave(session)
         return stale
 
+    async def retire_idle(self, idle: float) -> list[Instance]:
+        """Retire the instances nobody plays (no session, seated or away) that have not changed for `idle`
+        seconds, unless an author made them: they go from the server and from its store, and their ids are
+        unknown from then on. What makes an instance idle is written in docs/security.md."""
+        now = self.clock()
+        idle_ones = [
+            i
+            for i in self.instances.values()
+            if not i.kept and not i.sessions and not i.away and not i.lock.locked() and now - i.active > idle
+        ]
+        for instance in idle_ones:
+            async with instance.lock:
+                if instance.sessions or instance.away or self.instances.get(instance.id) is not instance:
+                    continue
+                del self.instances[instance.id]
+                if self.keeper is not None:
+                    await self.keeper.retired(instance)
+        return idle_ones
+
     async def _kept(self, instance: Instance, gone: tuple[str, ...] = ()) -> None:
         """Write what changed in `instance` to the store, if there is one, before anything is answered. If it
         cannot be written (a full or failing disk), the change must not be seen as made: the instance is taken
         out of service, and after a restart it is back as it was last stored."""
+        instance.active = self.clock()
         if self.keeper is None:
             return
         try:
             await self.keeper.changed(instance, gone)
         except Exception:
             log.exception("instance %s: a change could not be stored; taken out of service", instance.id)
-            reason = "its last change could not be stored; it is out of service until the server restarts"
-            self.keeper.stale[instance.id] = Stale(instance.id, instance.world, reason)
+            reason = "its last change could not be stored; it is out of service until the store takes writes again"
+            self.keeper.stale[instance.id] = Stale(instance.id, instance.world, reason, retry=True)
             self.instances.pop(instance.id, None)
             for token in (*instance.sessions, *instance.away):
                 self.sessions.pop(token, None)
@@ -354,7 +527,8 @@ class Host:
             raise RpcError(
                 Code.INTERNAL_ERROR,
                 f"The change could not be stored, so it is not made: instance {instance.id} is out of service "
-                "until the server restarts, and comes back then as it was last stored.",
+                "until the store takes writes again (or the server restarts), and comes back then as it was last "
+                "stored.",
             ) from None
 
     async def join(self, params: m.JoinParams, *, author: bool) -> tuple[Session, m.JoinResult]:
@@ -365,14 +539,17 @@ class Host:
             raise RpcError(Code.UNKNOWN, f"{actor} is not an actor in {instance.world}", {"field": "actor"})
         if actor not in story.definition.players() and not author:
             raise RpcError(Code.UNAVAILABLE, f"{actor} is not playable in {instance.world}", {"field": "actor"})
+        library = await reading_spins(params.spin, author)
         async with instance.lock:
             holder = instance.player_of(actor)
             if holder is not None:
                 raise RpcError(Code.UNAVAILABLE, f"{actor} is already played by {holder.name}", {"field": "actor"})
-            player = Player(story, actor, spin=_told_by(story, actor, author), author=author, named_spins=load_spin)
+            player = Player(
+                story, actor, spin=_told_by(story, actor, author), author=author, named_spins=spin_library(author)
+            )
             if params.spin is not None:
                 asked = params.spin
-                player.spin = _engine(lambda: _spun(player.spin, asked, player.story), field_name="spin")
+                player.spin = _engine(lambda: _spun(player.spin, asked, player.story, library), field_name="spin")
 
             # Checked even without a spin asked for: the instance's own spin (given at creation) may tell
             # through, or command, someone else; and before the actor is taken, so a refusal leaves no trace.
@@ -403,28 +580,39 @@ class Host:
         )
         return session, result
 
-    async def fork(self, session: Session) -> tuple[Session, m.ForkResult]:
+    async def fork(self, session: Session, caller: str = "") -> tuple[Session, m.ForkResult]:
         """A new instance, a copy of the session's at its turn (world, seed, log, saves, undo), and a new session
         in it for the same actor, with the session's spin and what it was told: the caller plays on there
-        alone (the copy's other actors keep to their scripts). The original is left as it was."""
-        if len(self.instances) >= self.limits.instances:
-            most = self.limits.instances
-            raise RpcError(
-                Code.RATE_LIMITED,
-                f"this server holds as many instances as it may ({most}): leave a fork, or join an instance",
-                {"limit": "instances", "max": most},
-            )
+        alone (the copy's other actors keep to their scripts). The original is left as it was. Held to the
+        same limits as `create`, checked, and its place taken, before anything is awaited."""
+        taken = {**self.instances, **self._making, **(self.keeper.stale if self.keeper else {})}
+        instance_id = _new_id(taken)
+        self._check_room(session.author, caller)
+        self._making[instance_id] = caller
+        try:
+            return await self._fork(instance_id, session, caller)
+        finally:
+            del self._making[instance_id]
+
+    async def _fork(self, instance_id: str, session: Session, caller: str) -> tuple[Session, m.ForkResult]:
         original = session.instance
         async with original.lock:
-            story = _copied(original.story)
-            player = Player(story, session.actor, author=session.author, named_spins=load_spin)
+            story = _engine(lambda: _copied(original.story))
+            player = Player(story, session.actor, author=session.author, named_spins=spin_library(session.author))
             player.spin, player.discourse = session.player.spin, session.player.discourse
         for actor in sorted(story.simulation.played - {session.actor}):
             story.release(actor)  # nobody plays them in the copy
         if story.definition.interactive:
             story.take(session.actor)
-        taken = {**self.instances, **(self.keeper.stale if self.keeper else {})}
-        instance = Instance(id=_new_id(taken), world=original.world, seed=original.seed, story=story)
+        instance = Instance(
+            id=instance_id,
+            world=original.world,
+            seed=original.seed,
+            story=story,
+            creator=caller,
+            kept=session.author,
+            active=self.clock(),
+        )
         token = secrets.token_urlsafe(24)
         forked = Session(token, instance, session.actor, session.name, session.author, player)
         instance.sessions[token] = forked
@@ -472,6 +660,8 @@ class Host:
             shared = None
             for part in split_commands(text) or [text]:
                 found = session.player.directives.match(part)
+                if found is not None and found[0].name == "save":
+                    self._check_save(instance, found[1].group(1) or "default")  # as the directive names it
                 if found is not None and found[0].name in SHARED:
                     self._check_alone(session, found[0].name)
                     shared = found[0].name
@@ -515,10 +705,15 @@ class Host:
 
     async def narrate(self, session: Session, params: m.NarrateParams) -> m.Reply:
         instance = session.instance
+        library = await reading_spins(params.spin, session.author)
         async with instance.lock:
             player = session.player
             asked = params.spin
-            spin = player.spin if asked is None else _engine(lambda: _spun(player.spin, asked, player.story), "spin")
+            spin = (
+                player.spin
+                if asked is None
+                else _engine(lambda: _spun(player.spin, asked, player.story, library), "spin")
+            )
             if params.window is not None:
                 spin = msgspec.structs.replace(spin, window=params.window)
             telling = _engine(lambda: player.recount(spin) if spin.window == "all" else _retold(player, spin), "spin")
@@ -528,7 +723,8 @@ class Host:
         player = session.player
         if params.set:
             asked = params.set
-            changed: Spin = _engine(lambda: _spun(player.spin, asked, player.story), field_name="set")
+            library = await reading_spins(asked, session.author)
+            changed: Spin = _engine(lambda: _spun(player.spin, asked, player.story, library), field_name="set")
             _engine(lambda: player.check_focalizer(changed), field_name="set")
             player.spin = changed
             async with session.instance.lock:
@@ -568,9 +764,24 @@ class Host:
             self._tell_rewound(session, directive, where)
             return self._reply(instance, telling)
 
+    def _check_save(self, instance: Instance, name: str) -> None:
+        """A new save beyond the most an instance keeps is refused: each holds the whole log, so saves without
+        end would fill the disk and slow every restart."""
+        saves = instance.story.saves
+        if name in saves or len(saves) < self.limits.saves:
+            return
+        most = self.limits.saves
+        raise RpcError(
+            Code.RATE_LIMITED,
+            f"this story keeps at most {most} saves, and has them all: save under a name already used "
+            f"({', '.join(sorted(saves)[:5])}…) to replace it",
+            {"limit": "saves", "max": most},
+        )
+
     async def save(self, session: Session, name: str) -> m.SaveResult:
         instance = session.instance
         async with instance.lock:
+            self._check_save(instance, name)
             instance.story.save(name)
             await self._kept(instance)
             return m.SaveResult(name=name, turn=instance.story.turn)
@@ -588,7 +799,7 @@ class Host:
     async def actions(self, session: Session) -> m.ActionsResult:
         async with session.instance.lock:
             story = session.instance.story
-            commands = [] if story.ended else story.possible_commands(session.actor)
+            commands = [] if story.ended else _engine(lambda: story.possible_commands(session.actor))
         return m.ActionsResult(commands=commands)
 
     async def state(self, session: Session) -> m.StateResult:
@@ -634,9 +845,14 @@ class Host:
 
     async def realize(self, session: Session, params: m.RealizeParams) -> m.RealizeResult:
         player = session.player
+        library = await reading_spins(params.spin, session.author)
         async with session.instance.lock:
             asked = params.spin
-            spin = player.spin if asked is None else _engine(lambda: _spun(player.spin, asked, player.story), "spin")
+            spin = (
+                player.spin
+                if asked is None
+                else _engine(lambda: _spun(player.spin, asked, player.story, library), "spin")
+            )
             _engine(lambda: player.check_focalizer(spin), field_name="spin")
             story = player.story
             text = _engine(
@@ -718,9 +934,54 @@ def _standard_words() -> Words:
     return standard_words()
 
 
-def _spun(spin: Spin, argument: m.SpinArgument, story: Story) -> Spin:
-    """A spin argument over `spin`, by the engine's one rule; the actors each part names must be in `story`."""
-    return spun(spin, argument, load_spin, story.check_spin)
+MAX_SPINS = 16
+"""The most parts (names and settings) one spin argument may hold: each is a lookup and a merge, and each is
+charged to the caller as a request."""
+
+
+def spin_parts(argument: m.SpinArgument | None) -> list[str | dict[str, Any]]:
+    """A spin argument as its parts, in order; more than MAX_SPINS is refused (-32602) before any is read."""
+    if argument is None:
+        return []
+    parts: list[Any] = argument if isinstance(argument, list) else [argument]
+    if len(parts) > MAX_SPINS:
+        reason = f"a spin may be given in at most {MAX_SPINS} parts; this one has {len(parts)}"
+        raise RpcError(Code.INVALID_PARAMS, reason, {"field": "spin", "reason": reason})
+    return parts
+
+
+async def reading_spins(argument: m.SpinArgument | None, author: bool) -> SpinLibrary:
+    """The spin library a call's spin argument is looked up in. An author's spin files named by path are read
+    now, in a thread, so a slow disk (or a file that never ends) holds up no one else; everyone else's names
+    are shipped spins, kept in memory, and a path among them is refused when it is looked up."""
+    library = spin_library(author)
+    paths = [part for part in spin_parts(argument) if isinstance(part, str) and is_path(part, ".toml")]
+    if not author or not paths:
+        return library
+
+    def read_all() -> dict[str, Callable[[], SpinFile]]:
+        found: dict[str, Callable[[], SpinFile]] = {}
+        for path in paths:
+            try:
+                spin_file = load_spin(path)
+                found[path] = lambda spin_file=spin_file: spin_file  # type: ignore[misc]
+            except (EngineError, SpinError) as error:  # raised again when looked up, inside _engine
+                found[path] = functools.partial(_reraise, error)
+        return found
+
+    read = await asyncio.to_thread(read_all)
+    return lambda name: read[name]() if name in read else library(name)
+
+
+def _reraise(error: EngineError | SpinError) -> SpinFile:
+    raise error
+
+
+def _spun(spin: Spin, argument: m.SpinArgument, story: Story, library: SpinLibrary = shipped_spin) -> Spin:
+    """A spin argument over `spin`, by the engine's one rule, its names looked up in `library` (a caller's:
+    see `reading_spins`); at most MAX_SPINS parts; the actors each part names must be in `story`."""
+    spin_parts(argument)
+    return spun(spin, argument, library, story.check_spin)
 
 
 def spin_settings(spin: Spin) -> dict[str, Any]:
@@ -781,10 +1042,14 @@ def _new_id(taken: dict[str, Any]) -> str:
 
 
 def _engine(work: Callable[[], Any], field_name: str | None = None) -> Any:
-    """Run engine work, turning its errors into the protocol's: the message says what was wrong."""
+    """Run engine work, turning its errors into the protocol's: the message says what was wrong. Its time is
+    added to the call's WORK, to be charged to the caller."""
     data = {"field": field_name} if field_name else None
+    started = time.thread_time()  # this thread's own time: a machine busy elsewhere is not charged
     try:
         return work()
+    except PathRefused as error:
+        raise RpcError(Code.FORBIDDEN, str(error), data) from None
     except UnknownName as error:
         raise RpcError(Code.UNKNOWN, str(error), data) from None
     except Forbidden as error:
@@ -795,3 +1060,7 @@ def _engine(work: Callable[[], Any], field_name: str | None = None) -> Any:
         raise RpcError(Code.INVALID_PARAMS, str(error), {"field": field_name or "spin", "reason": str(error)}) from None
     except EngineError as error:
         raise RpcError(Code.INVALID_PARAMS, str(error), data) from None
+    finally:
+        spent = WORK.get()
+        if spent is not None:
+            spent[0] += time.thread_time() - started

@@ -27,6 +27,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -35,7 +36,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import msgspec
 
 from protocol.spin import Spin
-from server.catalog import load_spin, load_world, world_source
+from server.catalog import load_world, spin_library, world_source
 from server.engine.errors import EngineError, SnapshotError
 from server.engine.narrator import Discourse
 from server.engine.player import Player
@@ -75,6 +76,8 @@ class Stale:
     id: str
     world: str
     reason: str
+    retry: bool = False
+    """Out of service because a write failed: brought back once the store takes writes again."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,10 +154,25 @@ class Keeper:
 
     async def created(self, instance: Instance, spin: dict[str, Any]) -> None:
         source = world_source(instance.world)
-        stored = StoredInstance(instance.id, instance.world, fingerprint(source), instance.seed, spin, 0, False)
+        stored = StoredInstance(
+            instance.id,
+            instance.world,
+            fingerprint(source),
+            instance.seed,
+            spin,
+            0,
+            False,
+            creator=instance.creator,
+            kept=instance.kept,
+        )
         await self._write(lambda: self.store.add_instance(stored))
         self.kept[instance.id] = Kept()
         await self.changed(instance)
+
+    async def retired(self, instance: Instance) -> None:
+        """An idle instance retired: gone from the store, with its log, sessions, saves and snapshot."""
+        await self._write(lambda: self.store.delete_instance(instance.id))
+        self.kept.pop(instance.id, None)
 
     async def changed(self, instance: Instance, gone: tuple[str, ...] = ()) -> None:
         """Record everything about `instance` that changed since the last time, in one transaction. The
@@ -222,54 +240,104 @@ class Keeper:
 
     # -- bringing back ----------------------------------------------------------------------------------
 
-    def restore(self, host: Host) -> None:
-        """Bring every stored instance and session back into `host`. A damaged file raises StoreError."""
-        from server.host import Instance, Session
-
+    def restore(self, host: Host, only: str | None = None) -> None:
+        """Bring every stored instance and session back into `host` (or, `only`, that one instance and its
+        sessions). A damaged file raises StoreError."""
         definitions: dict[tuple[str, str], WorldDefinition] = {}
         with collector_paused(), self.store.reading():
             for stored in self.store.instances():
-                try:
-                    story = self._story(stored, definitions)
-                except StoreError:
-                    raise
-                except Exception as error:  # this instance is kept, not loaded; the others come back
-                    if isinstance(error, EngineError | OSError):
-                        reason = str(error)
-                        log.warning("instance %s (%s) not brought back: %s", stored.id, stored.world, reason)
-                    else:  # a world's own code failed on replay: what it said is for the log, not for players
-                        reason = f"replaying its log failed ({type(error).__name__}); the server's log says more"
-                        log.exception("instance %s (%s) not brought back", stored.id, stored.world)
-                    self.stale[stored.id] = Stale(stored.id, stored.world, reason)
-                    continue
-                host.instances[stored.id] = Instance(id=stored.id, world=stored.world, seed=stored.seed, story=story)
+                if only is None or stored.id == only:
+                    self._bring_back(host, stored, definitions)
             for stored_session in self.store.sessions():
-                instance = host.instances.get(stored_session.instance)
-                if instance is None:  # its instance is not loaded: the session is kept in the store for when it is
-                    self.parked[stored_session.token] = stored_session.instance
-                    continue
-                try:
-                    player = Player(
-                        instance.story, stored_session.actor, author=stored_session.author, named_spins=load_spin
-                    )
-                    player.spin = msgspec.convert(stored_session.spin, Spin)
-                except (EngineError, msgspec.ValidationError) as error:
-                    log.warning("session of %s in %s not brought back: %s", stored_session.name, instance.id, error)
-                    continue
-                player.discourse = Discourse(mentioned=frozenset(stored_session.mentioned))
-                session = Session(
-                    stored_session.token,
-                    instance,
-                    stored_session.actor,
-                    stored_session.name,
-                    stored_session.author,
-                    player,
-                    detached=stored_session.detached,
-                )
-                # A detached session stays away (its actor was let go, as the log says) until it is resumed.
-                seats = instance.away if session.detached else instance.sessions
-                seats[session.token] = session
-                host.sessions[session.token] = session
+                if only is None or stored_session.instance == only:
+                    self._seat(host, stored_session)
+
+    def _bring_back(
+        self, host: Host, stored: StoredInstance, definitions: dict[tuple[str, str], WorldDefinition]
+    ) -> None:
+        from server.host import Instance
+
+        try:
+            story = self._story(stored, definitions)
+        except StoreError:
+            raise
+        except Exception as error:  # this instance is kept, not loaded; the others come back
+            if isinstance(error, EngineError | OSError):
+                reason = str(error)
+                log.warning("instance %s (%s) not brought back: %s", stored.id, stored.world, reason)
+            else:  # a world's own code failed on replay: what it said is for the log, not for players
+                reason = f"replaying its log failed ({type(error).__name__}); the server's log says more"
+                log.exception("instance %s (%s) not brought back", stored.id, stored.world)
+            self.stale[stored.id] = Stale(stored.id, stored.world, reason)
+            return
+        self.stale.pop(stored.id, None)
+        host.instances[stored.id] = Instance(
+            id=stored.id,
+            world=stored.world,
+            seed=stored.seed,
+            story=story,
+            creator=stored.creator,
+            kept=stored.kept,
+            active=_since(host.clock(), stored.active),
+        )
+
+    def _seat(self, host: Host, stored_session: StoredSession) -> None:
+        from server.host import Session
+
+        instance = host.instances.get(stored_session.instance)
+        if instance is None:  # its instance is not loaded: the session is kept in the store for when it is
+            self.parked[stored_session.token] = stored_session.instance
+            return
+        self.parked.pop(stored_session.token, None)
+        try:
+            player = Player(
+                instance.story,
+                stored_session.actor,
+                author=stored_session.author,
+                named_spins=spin_library(stored_session.author),
+            )
+            player.spin = msgspec.convert(stored_session.spin, Spin)
+            # Checked again as when it was set: a session stored by an older server, or a file edited by
+            # hand, may not tell through an actor, or command one, its player may not use.
+            instance.story.check_spin(player.spin)
+            player.check_focalizer(player.spin)
+        except (EngineError, msgspec.ValidationError) as error:
+            log.warning("session of %s in %s not brought back: %s", stored_session.name, instance.id, error)
+            return
+        player.discourse = Discourse(mentioned=frozenset(stored_session.mentioned))
+        session = Session(
+            stored_session.token,
+            instance,
+            stored_session.actor,
+            stored_session.name,
+            stored_session.author,
+            player,
+            detached=stored_session.detached,
+            seen=_since(time.monotonic(), stored_session.seen),
+        )
+        # A detached session stays away (its actor was let go, as the log says) until it is resumed.
+        seats = instance.away if session.detached else instance.sessions
+        seats[session.token] = session
+        host.sessions[session.token] = session
+
+    async def revive(self, host: Host) -> list[str]:
+        """Bring back the instances taken out of service because a change could not be stored, once the store
+        takes a write again (space freed, the disk back): each as it was last stored, its sessions seated
+        again. The ids brought back."""
+        waiting = [id_ for id_, stale in self.stale.items() if stale.retry]
+        if not waiting:
+            return []
+        try:
+            await self._write(lambda: self.store.touch(waiting[0]))
+        except Exception:  # still full, or still failing: the next sweep tries again
+            return []
+        back = []
+        for id_ in waiting:
+            self.restore(host, only=id_)
+            if id_ in host.instances:
+                log.info("instance %s back in service: the store takes writes again", id_)
+                back.append(id_)
+        return back
 
     def _story(self, stored: StoredInstance, definitions: dict[tuple[str, str], WorldDefinition]) -> Story:
         check_world(stored, "it is kept, not loaded")
@@ -278,7 +346,12 @@ class Keeper:
             definitions[key] = load_world(stored.world)
         definition = definitions[key]
         entries = [logged(entry) for entry in self.store.log(stored.id)]
-        saves = {name: tuple(logged(e) for e in log) for name, log in self.store.saves(stored.id).items()}
+        # A save is most often a stretch of the log as it stands: its entries are the log's own, not copies.
+        pool = {_entry(entry): entry for entry in entries}
+        saves = {
+            name: tuple(pool.get(tuple(e)) or logged(e) for e in log)  # type: ignore[arg-type]
+            for name, log in self.store.saves(stored.id).items()
+        }
         snapshot = self.store.snapshot(stored.id)
         story, start = None, 0
         if snapshot is not None:
@@ -305,6 +378,12 @@ class Keeper:
         self.kept[stored.id] = Kept(snapshot_at=start, unusable=snapshot is not None and not start, saves=dict(saves))
         self.restored[stored.id] = Restored(snapshot=start, replayed=len(entries) - start)
         return story
+
+
+def _since(now: float, then: float) -> float:
+    """A wall-clock time stored (seconds since the epoch; 0: not known) on a monotonic clock reading `now`:
+    idle clocks go on across a restart rather than starting again."""
+    return now - max(0.0, time.time() - then) if then else now
 
 
 def check_world(stored: StoredInstance, otherwise: str) -> None:
@@ -356,4 +435,5 @@ def _stored(session: Session) -> StoredSession:
         spin=msgspec.to_builtins(player.spin),
         mentioned=sorted(player.discourse.mentioned),
         detached=session.detached,
+        seen=time.time() - max(0.0, time.monotonic() - session.seen),
     )

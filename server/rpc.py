@@ -32,7 +32,7 @@ from protocol import messages as m
 from protocol.errors import Code, RpcError
 from protocol.methods import BY_NAME
 from protocol.openrpc import document
-from server.host import CREATE_COST, Host, Limits, Session
+from server.host import CREATE_COST, WORK, WORK_PER_SECOND, Host, Limits, Session, spin_parts
 
 log = logging.getLogger(__name__)
 
@@ -56,17 +56,24 @@ Handler = Callable[[Caller, Any], Awaitable[m.Result]]
 
 COSTS: dict[str, Callable[[Host, Any], int]] = {
     "command": lambda host, params: host.weigh(params.text),  # a turn for each command of the line
-    "create": lambda host, params: CREATE_COST,
+    "create": lambda host, params: CREATE_COST + len(spin_parts(params.spin)),
+    "join": lambda host, params: 1 + len(spin_parts(params.spin)),  # each spin named is a lookup and a merge
+    "narrate": lambda host, params: 1 + len(spin_parts(params.spin)),
+    "realize": lambda host, params: 1 + len(spin_parts(params.spin)),
     "fork": lambda host, params: CREATE_COST,  # a new instance, as create makes
 }
-"""What a call takes from its caller's allowance, in requests, where it is not one."""
+"""What a call takes from its caller's allowance, in requests, before it is made, where it is not one. The
+engine work it then does is charged after (WORK_PER_SECOND), and the size of its answer (ANSWER_CHUNK)."""
+
+ANSWER_CHUNK = 64 * 1024
+"""Bytes of answer charged as one request more: a batch of large answers costs what it sends."""
 
 
 def _method(name: str, run: Handler) -> Callable[..., Awaitable[Result]]:
     """Wrap a host call as a jsonrpcserver method: decode params, find the session, encode the result."""
     spec = BY_NAME[name]
 
-    async def call(caller: Caller, *positional: Any, **named: Any) -> Result:
+    async def call(caller: Caller, /, *positional: Any, **named: Any) -> Result:
         try:
             if positional:
                 reason = "params must be an object of named values, not an array"
@@ -74,17 +81,24 @@ def _method(name: str, run: Handler) -> Callable[..., Awaitable[Result]]:
             params = _decode(spec.params, named)
             weigh = COSTS.get(name)
             cost = 1 if weigh is None else weigh(caller.host, params)
-            if spec.session:
-                session = _session_of(caller)
-                _rate(session, caller.host.limits, cost)
-                async with session.lock:
-                    if spec.seats:
-                        await caller.host.seat(session)
-                    result = await run(caller, (session, params))
-            else:
-                if not caller.host.admit(caller.remote, cost):
-                    raise RpcError(Code.RATE_LIMITED, "too many requests: slow down")
-                result = await run(caller, params)
+            spent = [0.0]
+            WORK.set(spent)  # this call's own context: each request runs as a task of its own
+            session: Session | None = None
+            try:
+                if spec.session:
+                    session = _session_of(caller)
+                    _rate(session, caller.host.limits, cost)
+                    async with session.lock:
+                        if spec.seats:
+                            await caller.host.seat(session)
+                        result = await run(caller, (session, params))
+                else:
+                    if not caller.host.admit(caller.remote, cost):
+                        raise RpcError(Code.RATE_LIMITED, "too many requests: slow down")
+                    result = await run(caller, params)
+            finally:
+                # What was charged before pays for 5 ms of work a request; only the work beyond is charged now.
+                caller.host.charge(session, caller.remote, spent[0] * WORK_PER_SECOND - cost)
             return Success(msgspec.to_builtins(result))
         except RpcError as error:
             data = _explained(error)
@@ -155,7 +169,7 @@ async def _join(caller: Caller, params: m.JoinParams) -> m.Result:
 
 async def _fork(caller: Caller, session_params: tuple[Session, m.NoParams]) -> m.Result:
     """The caller plays on in the copy: a socket is bound to the new session, as join binds it."""
-    session, result = await caller.host.fork(session_params[0])
+    session, result = await caller.host.fork(session_params[0], caller.remote)
     if caller.bind is not None:
         caller.bind(session)
         caller.session = session
@@ -163,7 +177,7 @@ async def _fork(caller: Caller, session_params: tuple[Session, m.NoParams]) -> m
 
 
 async def _resume(caller: Caller, params: m.ResumeParams) -> m.Result:
-    session, result = await caller.host.resume(params.token)
+    session, result = await caller.host.resume(params.token, caller.remote)
     if caller.bind is not None:
         caller.bind(session)
         caller.session = session
@@ -175,8 +189,8 @@ def methods() -> dict[str, Callable[..., Awaitable[Result]]]:
     table: dict[str, Handler] = {
         "worlds": lambda c, p: _now(c.host.worlds()),
         "spins": lambda c, p: _now(c.host.spins()),
-        "create": lambda c, p: c.host.create(p, author=c.author),
-        "instances": lambda c, p: _now(c.host.list_instances()),
+        "create": lambda c, p: c.host.create(p, author=c.author, caller=c.remote),
+        "instances": lambda c, p: _now(c.host.list_instances(p)),
         "join": _join,
         "resume": _resume,
         "leave": lambda c, sp: c.host.leave(sp[0]),
@@ -200,7 +214,7 @@ def methods() -> dict[str, Callable[..., Awaitable[Result]]]:
     return wrapped
 
 
-async def _discover_method(caller: Caller, *positional: Any, **named: Any) -> Result:
+async def _discover_method(caller: Caller, /, *positional: Any, **named: Any) -> Result:
     if not caller.host.admit(caller.remote):
         return Error(int(Code.RATE_LIMITED), "too many requests: slow down")
     return Success(document())
@@ -218,9 +232,15 @@ def error_response(code: Code, message: str | None = None, data: Any = None, id_
 
 
 async def handle(
-    raw: bytes | str, caller: Caller, table: dict[str, Callable[..., Awaitable[Result]]], max_batch: int = 100
+    raw: bytes | str,
+    caller: Caller,
+    table: dict[str, Callable[..., Awaitable[Result]]],
+    max_batch: int = 100,
+    max_answer: int = 1024 * 1024,
 ) -> bytes | None:
-    """Answer one message (a request or a batch); None when nothing is to be sent back."""
+    """Answer one message (a request or a batch); None when nothing is to be sent back. Each answer is charged
+    to its caller by its size (ANSWER_CHUNK); once a batch's answers pass `max_answer` bytes, the members
+    after are not made, and each is answered -32007."""
     try:
         message = msgspec.json.decode(raw)
     except msgspec.DecodeError as error:
@@ -234,7 +254,8 @@ async def handle(
         too_many = f"a batch may hold at most {max_batch} requests; this one holds {len(message)}"
         return msgspec.json.encode(error_response(Code.TOO_LARGE, too_many, {"limit": "batch", "max": max_batch}))
     members = message if isinstance(message, list) else [message]
-    answers = []
+    answers: list[bytes] = []
+    size = 0
     async with contextlib.AsyncExitStack() as held:
         turns: asyncio.Lock | None = None
         for index, member in enumerate(members):
@@ -246,12 +267,26 @@ async def handle(
             if turns is None and (session := _live(caller)) is not None:
                 turns = session.instance.turns
                 await held.enter_async_context(turns)
-            answer = await _one(member, caller, table)
+            if size > max_answer:
+                answer = _unmade(member, max_answer)
+            else:
+                answer = await _one(member, caller, table)
             if answer is not None:
-                answers.append(answer)
-    if not isinstance(message, list):
-        return msgspec.json.encode(answers[0]) if answers else None
-    return msgspec.json.encode(answers) if answers else None
+                encoded = msgspec.json.encode(answer)
+                size += len(encoded)
+                caller.host.charge(_live(caller), caller.remote, len(encoded) // ANSWER_CHUNK)
+                answers.append(encoded)
+    if not answers:
+        return None
+    return answers[0] if not isinstance(message, list) else b"[" + b",".join(answers) + b"]"
+
+
+def _unmade(member: Any, max_answer: int) -> dict[str, Any] | None:
+    """The answer to a member a batch's answers left no room for: not made, and -32007 says so."""
+    if not isinstance(member, dict) or "id" not in member:
+        return None
+    why = f"not made: this batch's answers passed {max_answer} bytes; send the rest again"
+    return error_response(Code.TOO_LARGE, why, {"limit": "answer", "max": max_answer}, member.get("id"))
 
 
 _REQUEST_KEYS = frozenset({"jsonrpc", "method", "id", "params"})
@@ -286,8 +321,10 @@ async def _one(
         deserializer=lambda _: member,  # decoded already
         validator=request_shape,
     )
-    if isinstance(answer, dict) and "error" in answer and answer["error"]["code"] in (-32603, -32000):
+    if isinstance(answer, dict) and "error" in answer and answer["error"]["code"] == -32000:
         # Whatever failed inside is in the log; the wire never carries an exception's text. jsonrpcserver's
-        # own failures (-32000, "Server error") are not in the contract: to a client they are internal errors.
+        # own failures (-32000, "Server error", the exception's text as data) are not in the contract: to a
+        # client they are internal errors. Our own -32603s are bare, or say in a sentence of ours what became
+        # of the change (a store that could not take it), and go as they are.
         answer["error"] = RpcError(Code.INTERNAL_ERROR).to_wire()
     return answer  # type: ignore[return-value]

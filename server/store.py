@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import fcntl
 import hashlib
+import logging
 import os
 import sqlite3
 import time
@@ -34,7 +35,9 @@ import msgspec
 
 T = TypeVar("T")
 
-SCHEMA = 3
+log = logging.getLogger(__name__)
+
+SCHEMA = 4
 """This code's schema version; an older file is migrated on open (MIGRATIONS), a newer one refused."""
 
 APPLICATION_ID = 0x43757276
@@ -86,6 +89,15 @@ MIGRATIONS: dict[int, tuple[str, ...]] = {
     2: ("ALTER TABLE instances ADD COLUMN digest TEXT NOT NULL DEFAULT ''",),
     # Sessions detached after a while with no connection: kept (their tokens resume), but seated nowhere.
     3: ("ALTER TABLE sessions ADD COLUMN detached INTEGER NOT NULL DEFAULT 0",),
+    # Who made an instance (its address; for quotas), whether an author did (kept: never retired), when it
+    # last changed (wall clock, for retiring the idle), and when each session was last seen (so a restart does
+    # not make every session new again).
+    4: (
+        "ALTER TABLE instances ADD COLUMN creator TEXT NOT NULL DEFAULT ''",
+        "ALTER TABLE instances ADD COLUMN kept INTEGER NOT NULL DEFAULT 0",
+        "ALTER TABLE instances ADD COLUMN active REAL NOT NULL DEFAULT 0",
+        "ALTER TABLE sessions ADD COLUMN seen REAL NOT NULL DEFAULT 0",
+    ),
 }
 """Statements taking a file from the schema before each version to that version."""
 
@@ -105,6 +117,12 @@ class StoredInstance:
     ended: bool
     digest: str = ""
     """The world's state hash (WorldState.digest) after the last change; '' when not known."""
+    creator: str = ""
+    """The address it was created from ('' when not known)."""
+    kept: bool = False
+    """Made by an author: never retired for being idle."""
+    active: float = 0.0
+    """When it last changed (seconds since the epoch); 0 when not known."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,6 +136,8 @@ class StoredSession:
     mentioned: list[str]
     detached: bool = False
     """Away from its instance (its actor free for others) until it is resumed."""
+    seen: float = 0.0
+    """When it was last seen (seconds since the epoch); 0 when not known."""
 
 
 LogEntry = tuple[str, str, str]
@@ -134,14 +154,27 @@ class Store:
 
     def __init__(self, directory: Path) -> None:
         self.path = directory / "curveship.sqlite"
+        self._held: int | None = None
         try:
-            directory.mkdir(parents=True, exist_ok=True)
+            directory.mkdir(mode=0o700, parents=True, exist_ok=True)
+            _private(directory, 0o700)
             self._lock: int | None = _locked(directory / "curveship.lock", self.path)
         except OSError as error:
             raise StoreError(f"{self.path}: cannot be opened ({error.strerror or error})") from None
         try:
-            if not self.path.exists() or self.path.stat().st_size == 0:
+            if self.path.exists() and self.path.stat().st_size == 0:
+                # Not one a server made (it makes its file whole, or not at all): something else went wrong.
+                raise StoreError(
+                    f"{self.path} is empty (0 bytes): not a Curveship database; it was left as it is (remove it "
+                    "to start afresh)"
+                )
+            if not self.path.exists():
                 self._create()
+            # The database itself is locked too: with the lock file deleted, a second server is still refused.
+            self._held = _locked(self.path, self.path)
+            for private in (self.path, *(self.path.with_name(self.path.name + end) for end in ("-wal", "-shm"))):
+                if private.exists():
+                    _private(private, 0o600)  # every session token is in here, authors' too
             version = self._check_ours()
             self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
             self.db.execute("PRAGMA foreign_keys = ON")
@@ -151,6 +184,8 @@ class Store:
         except BaseException as error:
             if hasattr(self, "db"):
                 self.db.close()
+            if self._held is not None:
+                os.close(self._held)
             os.close(self._lock)
             if isinstance(error, sqlite3.DatabaseError):
                 unusable = f"{self.path}: not a usable Curveship database ({error}); it was left as it is"
@@ -166,6 +201,7 @@ class Store:
         store = cls.__new__(cls)
         store.path = directory / "curveship.sqlite"
         store._lock = None
+        store._held = None
         if not store.path.is_file():
             raise StoreError(f"{directory}: no Curveship data here (no {store.path.name})")
         try:
@@ -182,6 +218,7 @@ class Store:
         staging = self.path.with_name(self.path.name + ".new")
         for leftover in (staging, *(staging.with_name(staging.name + end) for end in ("-journal", "-wal", "-shm"))):
             leftover.unlink(missing_ok=True)  # ours, from a crash while making one before
+        os.close(os.open(staging, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))  # SQLite's -wal and -shm take its mode
         db = sqlite3.connect(staging, isolation_level=None)
         try:
             db.execute("PRAGMA journal_mode = WAL")
@@ -242,6 +279,8 @@ class Store:
 
     def close(self) -> None:
         self.db.close()
+        if self._held is not None:
+            os.close(self._held)
         if self._lock is not None:
             os.close(self._lock)
 
@@ -296,18 +335,43 @@ class Store:
     def add_instance(self, instance: StoredInstance) -> None:
         with self._transaction():
             self.db.execute(
-                "INSERT INTO instances (id, world, fingerprint, seed, spin, created) VALUES (?, ?, ?, ?, ?, ?)",
-                (instance.id, instance.world, instance.fingerprint, instance.seed, _pack(instance.spin), time.time()),
+                "INSERT INTO instances (id, world, fingerprint, seed, spin, created, creator, kept, active) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    instance.id,
+                    instance.world,
+                    instance.fingerprint,
+                    instance.seed,
+                    _pack(instance.spin),
+                    time.time(),
+                    instance.creator,
+                    int(instance.kept),
+                    time.time(),
+                ),
             )
+
+    def touch(self, id: str) -> None:
+        """A write that changes nothing: whether the store takes writes again (after a full disk, say)."""
+        with self._transaction():
+            self.db.execute("UPDATE instances SET active = active WHERE id = ?", (id,))
+
+    def delete_instance(self, id: str) -> None:
+        """An instance retired: its log, sessions, saves and snapshot go with it."""
+        with self._transaction():
+            self.db.execute("DELETE FROM instances WHERE id = ?", (id,))
 
     def instance(self, id: str) -> StoredInstance | None:
         return next((stored for stored in self.instances() if stored.id == id), None)
 
     def instances(self) -> list[StoredInstance]:
         rows = self.db.execute(
-            "SELECT id, world, fingerprint, seed, spin, turn, ended, digest FROM instances ORDER BY created"
+            "SELECT id, world, fingerprint, seed, spin, turn, ended, digest, creator, kept, active FROM instances "
+            "ORDER BY created"
         )
-        return [StoredInstance(r[0], r[1], r[2], r[3], _unpack(r[4]), r[5], bool(r[6]), r[7]) for r in rows]
+        return [
+            StoredInstance(r[0], r[1], r[2], r[3], _unpack(r[4]), r[5], bool(r[6]), r[7], r[8], bool(r[9]), r[10])
+            for r in rows
+        ]
 
     def log(self, instance: str, start: int = 0) -> list[LogEntry]:
         rows = self.db.execute(
@@ -324,10 +388,23 @@ class Store:
         return {name: [tuple(entry) for entry in _unpack(log)] for name, log in rows}  # type: ignore[misc]
 
     def sessions(self) -> list[StoredSession]:
-        rows = self.db.execute("SELECT token, instance, actor, name, author, spin, mentioned, detached FROM sessions")
-        return [
-            StoredSession(r[0], r[1], r[2], r[3], bool(r[4]), _unpack(r[5]), _unpack(r[6]), bool(r[7])) for r in rows
-        ]
+        """Every stored session; one whose record cannot be decoded is left out, and the log says so (one bad row
+        must not keep the server from starting)."""
+        rows = self.db.execute(
+            "SELECT token, instance, actor, name, author, spin, mentioned, detached, seen FROM sessions"
+        )
+        found = []
+        for r in rows:
+            try:
+                spin, mentioned = _unpack(r[5]), _unpack(r[6])
+                if not isinstance(spin, dict) or not isinstance(mentioned, list):
+                    raise ValueError("its spin or what it was told is of the wrong kind")
+                found.append(
+                    StoredSession(r[0], r[1], r[2], r[3], bool(r[4]), spin, mentioned, bool(r[7]), float(r[8]))
+                )
+            except (msgspec.DecodeError, ValueError, TypeError) as error:
+                log.warning("session of %r in %s not brought back: its record is damaged (%s)", r[3], r[1], error)
+        return found
 
     # -- one change, committed ----------------------------------------------------------------------
 
@@ -355,13 +432,14 @@ class Store:
                 [(instance, cut + i, *entry) for i, entry in enumerate(entries)],
             )
             self.db.execute(
-                "UPDATE instances SET turn = ?, ended = ?, digest = ? WHERE id = ?",
-                (turn, int(ended), digest, instance),
+                "UPDATE instances SET turn = ?, ended = ?, digest = ?, active = ? WHERE id = ?",
+                (turn, int(ended), digest, time.time(), instance),
             )
             for session in sessions:
                 self.db.execute(
-                    "INSERT OR REPLACE INTO sessions (token, instance, actor, name, author, spin, mentioned, detached) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    "INSERT OR REPLACE INTO sessions "
+                    "(token, instance, actor, name, author, spin, mentioned, detached, seen) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (
                         session.token,
                         session.instance,
@@ -371,6 +449,7 @@ class Store:
                         _pack(session.spin),
                         _pack(session.mentioned),
                         int(session.detached),
+                        session.seen,
                     ),
                 )
             for token in gone:
@@ -394,13 +473,20 @@ class Store:
 def _locked(lock: Path, path: Path) -> int:
     """Hold `lock` for as long as the store is open: two servers writing one file would each overwrite what
     the other did (each has its own instances in memory), so the second is refused."""
-    descriptor = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
+    descriptor = os.open(lock, os.O_RDWR | os.O_CREAT, 0o600)
     try:
         fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
         os.close(descriptor)
         raise StoreError(f"{path} is in use by another server (it holds {lock}); it was left as it is") from None
     return descriptor
+
+
+def _private(path: Path, mode: int) -> None:
+    """Make `path` readable by its owner alone, if it is not already (a file or directory made by an older
+    server, or under a loose umask)."""
+    if path.stat().st_mode & 0o777 & ~mode:
+        os.chmod(path, mode)
 
 
 def _remove_empty_log(made: list[Path]) -> None:

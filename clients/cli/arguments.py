@@ -70,6 +70,29 @@ def parser() -> argparse.ArgumentParser:
     serve.add_argument(
         "--author", action="store_true", help="connections from this machine act as authors (no token needed)"
     )
+    serve.add_argument(
+        "--allow-host",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="a host name this server answers to besides its addresses and localhost (repeatable; * for any): "
+        "requests naming another are refused, so a page elsewhere cannot reach it through DNS",
+    )
+    serve.add_argument(
+        "--allow-origin",
+        action="append",
+        default=[],
+        metavar="ORIGIN",
+        help="a web page origin (https://host:port) that may call this server besides its own (repeatable)",
+    )
+    serve.add_argument(
+        "--trusted-proxy",
+        action="append",
+        default=[],
+        metavar="ADDRESS",
+        help="a reverse proxy's address whose X-Forwarded-For/-Proto/-Host are believed (repeatable; off by "
+        "default): limits then count the forwarded address; see docs/security.md",
+    )
     serve.set_defaults(command="serve")
 
     load = commands.add_parser(

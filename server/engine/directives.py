@@ -179,8 +179,13 @@ def standard() -> Directives:
 
     @registry.add("inputs", r"(?i:inputs)")
     def inputs(player: Player, match: re.Match[str]) -> str | Telling:
-        """inputs — the commands given so far, in order."""
-        given = [logged.text for logged in player.story.log if logged.entry == "command"]
+        """inputs — the commands you gave so far, in order (an author: everyone's)."""
+        # Another player's commands are theirs: what of them this player's actor perceived it was told.
+        given = [
+            logged.text
+            for logged in player.story.log
+            if logged.entry == "command" and (player.author or logged.actor == player.actor)
+        ]
         lines = [f"{index}. {text}" for index, text in enumerate(given, 1)]
         return "\n".join(lines) or "No commands yet."
 

@@ -5,9 +5,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
-from aiohttp import web
-
-from server.app import Config, create_app
+from server.app import Config, create_app, listen
 
 SHUTDOWN_WAIT = 3.0
 """Seconds a stopping server waits for requests under way (aiohttp's default, a minute, is long for Ctrl-C)."""
@@ -24,12 +22,5 @@ def in_process_config(author_token: str) -> Config:
 @asynccontextmanager
 async def hosted(config: Config, host: str, port: int) -> AsyncIterator[str]:
     """Serve the app on host:port (port 0: any free port) until the block ends; yields the server's URL."""
-    runner = web.AppRunner(create_app(config), access_log=None, shutdown_timeout=SHUTDOWN_WAIT)
-    await runner.setup()
-    try:
-        site = web.TCPSite(runner, host, port)
-        await site.start()
-        bound = runner.addresses[0][1]
-        yield f"http://{f'[{host}]' if ':' in host else host}:{bound}"
-    finally:
-        await runner.cleanup()
+    async with listen(create_app(config), host, port, shutdown_timeout=SHUTDOWN_WAIT) as url:
+        yield url

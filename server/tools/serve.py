@@ -56,7 +56,18 @@ async def _serve(args: argparse.Namespace) -> int:
     except OSError as error:
         print(f"curveship: {data}: cannot keep the author token there ({error.strerror or error})", file=sys.stderr)
         return 1
-    config = Config(author_token=token, author_on_loopback=args.author, data=data)
+    try:
+        config = Config(
+            author_token=token,
+            author_on_loopback=args.author,
+            data=data,
+            allowed_hosts=tuple(args.allow_host),
+            allowed_origins=tuple(args.allow_origin),
+            trusted_proxies=tuple(args.trusted_proxy),
+        )
+    except ValueError as error:
+        print(f"curveship: $CURVESHIP_AUTHOR_TOKEN: {error}", file=sys.stderr)
+        return 1
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGINT, signal.SIGTERM):

@@ -69,13 +69,13 @@ def _code(data: Path, port: int, settings: dict[str, Any]) -> str:
 class Process:
     """One server process on `data`. Its stderr (the log) goes to a file, read with `log()`."""
 
-    def __init__(self, data: Path, **settings: Any) -> None:
+    def __init__(self, data: Path, port: int | None = None, **settings: Any) -> None:
         settings.setdefault("author_token", AUTHOR)
         # The clients here go as fast as the server answers: no rate limit in their way.
         settings.setdefault("rate", 1e6)
         settings.setdefault("burst", 1e6)
         self.data = data
-        self.port = free_port()
+        self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         data.parent.mkdir(parents=True, exist_ok=True)
         self.errors = data.parent / f"{data.name}.{self.port}.log"
@@ -124,8 +124,8 @@ def servers() -> Iterator[Any]:
     """start(data, **config): a serving server on `data`; every one started is killed at the end."""
     started: list[Process] = []
 
-    def start(data: Path, **settings: Any) -> Process:
-        process = Process(data, **settings)
+    def start(data: Path, port: int | None = None, **settings: Any) -> Process:
+        process = Process(data, port, **settings)
         started.append(process)
         process.wait_until_serving()
         return process

@@ -105,7 +105,7 @@ async def test_creating_is_limited_per_address(start: Start) -> None:
 
 
 async def test_one_batch_cannot_fill_the_server(start: Start) -> None:
-    server = await start(rate=SLOW)
+    server = await start(rate=SLOW, instances_per_address=1000)  # the rate alone, here
     status, answers = await server.post([request(n, "create", world="cloak") for n in range(100)])
     assert status == 200 and len(answers) == 100
     made = [answer for answer in answers if "result" in answer]
@@ -144,7 +144,7 @@ async def test_a_batch_longer_than_allowed_is_one_error(start: Start, transport:
 async def test_a_long_batch_lets_other_clients_in(start: Start) -> None:
     """While a long batch of creates is worked through, /health and other clients are answered: they see the
     batch half done, not before or after it."""
-    server = await start(rate=1e6, burst=1e6)
+    server = await start(rate=1e6, burst=1e6, instances_per_address=1000)
     batch = asyncio.create_task(server.post([request(n, "create", world="robbery") for n in range(100)]))
     seen: list[int] = []
     health: list[int] = []

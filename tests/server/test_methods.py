@@ -19,7 +19,7 @@ CONTRACT: dict[str, tuple[set[str], set[str]]] = {
     "worlds": (set(), {"worlds"}),
     "spins": (set(), {"spins"}),
     "create": ({"world", "seed", "spin"}, {"instance"}),
-    "instances": (set(), {"instances"}),
+    "instances": ({"after", "limit"}, {"instances"}),
     "join": ({"instance", "actor", "name", "spin"}, {"token", "instance", "actor", "turn", "text", "blocks"}),
     "resume": ({"token"}, {"instance", "actor", "turn"}),
     "leave": (set(), set()),
@@ -48,9 +48,13 @@ def assert_reply(reply: dict[str, Any]) -> None:
     assert reply["text"] == "\n\n".join(block["text"] for block in reply["blocks"])
 
 
-EXTENSIONS = {"state": {"room_name", "author", "interactive", "focalizers", "concepts", "score", "max_score", "moves"}}
+EXTENSIONS = {
+    "state": {"room_name", "author", "interactive", "focalizers", "concepts", "score", "max_score", "moves"},
+    "instances": {"next"},
+}
 """Optional result fields beyond PROTOCOL.md, for clients that want them (the room as the story heads it; what
-the session may read and tell through; the score, the most there is, and the actor's moves)."""
+the session may read and tell through; the score, the most there is, and the actor's moves; the next page of
+instances)."""
 
 
 def listing_of(node: dict[str, Any], depth: int = 0) -> list[str]:

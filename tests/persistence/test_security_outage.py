@@ -1,0 +1,56 @@
+"""The client through an outage: `curveship play --server`, its server killed while a line is typed, keeps the
+line, says it is reconnecting, and sends it once the server is back; the story goes on where it was."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.persistence.conftest import AUTHOR, ROOT
+
+pytestmark = pytest.mark.asyncio
+
+
+async def until_in(path: Path, phrase: str, timeout: float = 20.0) -> str:
+    async with asyncio.timeout(timeout):
+        while phrase not in (text := path.read_text(errors="replace")):
+            await asyncio.sleep(0.05)
+    return text
+
+
+async def test_play_keeps_a_line_typed_in_an_outage_and_sends_it_when_back(tmp_path: Path, servers: Any) -> None:
+    data = tmp_path / "data"
+    server = servers(data)
+    out, err = tmp_path / "out.txt", tmp_path / "err.txt"
+    with out.open("wb") as stdout, err.open("wb") as stderr:
+        client = subprocess.Popen(
+            [sys.executable, "-m", "clients.cli.main", "play", "cloak", "--server", server.url],
+            cwd=ROOT,
+            env={**os.environ, "CURVESHIP_AUTHOR_TOKEN": AUTHOR},
+            stdin=subprocess.PIPE,
+            stdout=stdout,
+            stderr=stderr,
+        )
+    assert client.stdin is not None
+    try:
+        await until_in(out, "Cloak of Darkness")
+        server.kill()
+        await until_in(err, "reconnecting")
+        client.stdin.write(b"w\n")  # typed while the server is away
+        client.stdin.flush()
+        assert client.poll() is None, "the client is still there"
+        servers(data, server.port)
+        told = await until_in(out, "Cloakroom")
+        assert "Cloakroom" in told, "the line was sent once the server was back"
+        client.stdin.close()
+        assert client.wait(timeout=20) == 0
+    finally:
+        if client.poll() is None:
+            client.kill()
+            client.wait()
