@@ -15,7 +15,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from bench import persistence, play, server, telling
+from bench import dispatch, engine, persistence, play, server, telling
 from bench.measure import Benchmark, Result, Settings, duration
 
 MODULES = {
@@ -23,6 +23,8 @@ MODULES = {
     "play": play.BENCHMARKS,
     "server": server.BENCHMARKS,
     "persistence": persistence.BENCHMARKS,
+    "engine": engine.BENCHMARKS,
+    "dispatch": dispatch.BENCHMARKS,
 }
 
 
@@ -74,6 +76,7 @@ NUMBERS = {
     "restart_instances": "small instances restarted at once (persistence.instances)",
     "durable_players": "players, one to an instance, in memory and durable (persistence.durable)",
     "durable_seconds": "how long they play, each way",
+    "turns": "commands per world of the in-process turn (engine.turn)",
 }
 """Every numeric setting has a flag (`restart_turns` is `--restart-turns`); the default comes from Settings."""
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import inspect
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -94,6 +95,8 @@ def _method(name: str, run: Handler) -> Callable[..., Awaitable[Result]]:
             return Error(int(Code.INTERNAL_ERROR), "Internal error")
 
     call.__name__ = name
+    # jsonrpcserver binds every request's params to the method's signature; work it out once, not per request.
+    call.__signature__ = inspect.signature(call)  # type: ignore[attr-defined]
     return call
 
 
@@ -240,6 +243,26 @@ async def handle(
     return msgspec.json.encode(answers) if answers else None
 
 
+_REQUEST_KEYS = frozenset({"jsonrpc", "method", "id", "params"})
+
+
+def request_shape(request: Any) -> None:
+    """Check one request against JSON-RPC's request schema, the one jsonrpcserver would check with jsonschema
+    (its request-schema.json): "jsonrpc" "2.0", a string "method", an "id" that is a string, a number or null,
+    "params" an array or an object, and nothing else. msgspec has decoded the message already, and jsonschema
+    cost more than the rest of a request's dispatch (about 130 µs a request); a plain check costs about 1 µs.
+    Raises ValueError when it is no request, which jsonrpcserver answers with -32600."""
+    if not (
+        isinstance(request, dict)
+        and _REQUEST_KEYS.issuperset(request)
+        and request.get("jsonrpc") == "2.0"
+        and type(request.get("method")) is str
+        and ("id" not in request or type(request["id"]) in (str, int, float, type(None)))
+        and ("params" not in request or type(request["params"]) in (list, dict))
+    ):
+        raise ValueError("not a JSON-RPC request")
+
+
 async def _one(
     member: Any, caller: Caller, table: dict[str, Callable[..., Awaitable[Result]]]
 ) -> dict[str, Any] | None:
@@ -249,7 +272,8 @@ async def _one(
         "",
         table,
         context=caller,
-        deserializer=lambda _: member,  # decoded already; jsonrpcserver still checks the request's shape
+        deserializer=lambda _: member,  # decoded already
+        validator=request_shape,
     )
     if isinstance(answer, dict) and "error" in answer and answer["error"]["code"] in (-32603, -32000):
         # Whatever failed inside is in the log; the wire never carries an exception's text. jsonrpcserver's

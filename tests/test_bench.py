@@ -147,6 +147,8 @@ def test_names_pick_modules_or_single_benchmarks():
         "persistence.restart",
         "persistence.instances",
         "persistence.durable",
+        "engine.turn",
+        "dispatch.rpc",
     ]
     assert list(cli.chosen(["telling"])) == ["telling.scaling", "telling.robbery"]
     assert list(cli.chosen(["robbery"])) == ["telling.robbery"]
@@ -208,3 +210,27 @@ def test_persistence_benchmarks_restart_what_they_built_and_compare_durable_writ
         assert durable[mode]["one"]["commands"] == 10 and durable[mode]["several"]["commands"] > 0
     assert _positive(durable["one_ratio"]["per_second"]) and durable["store_bytes"] > 0
     assert "durable / memory" in persistence.report_durable(durable)
+
+
+def test_engine_benchmark_serves_each_world_and_compares_it_with_another_tree():
+    from pathlib import Path
+
+    from bench import engine
+
+    now = engine.turn(Settings(turns=20))
+    assert set(now["worlds"]) == {"lost_one", "bank"}
+    for result in now["worlds"].values():
+        assert result["commands"] == 20
+        assert all(_positive(result[key]) for key in ("median_s", "p99_s", "cpu_mean_s", "calls", "story_s"))
+    # This same tree as the "other" one: measured in a process of its own, and compared line by line.
+    now["against"] = engine.elsewhere(Path(__file__).resolve().parent.parent, 20)
+    assert set(now["against"]) == set(now["worlds"])
+    assert engine.report(now).count("before / now") == 2
+
+
+def test_dispatch_benchmark_costs_each_request():
+    from bench import dispatch
+
+    result = dispatch.dispatch(Settings(requests=5))
+    assert set(result) == set(dispatch.CALLS) and all(_positive(cost) for cost in result.values())
+    assert "µs" in dispatch.report(result)

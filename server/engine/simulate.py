@@ -311,9 +311,11 @@ class Simulation:
 def substances(world: WorldState, tags: Iterable[str]) -> list[str]:
     """The substances in the vessels and sources among `tags`: the water is perceived with the basin."""
     found: list[str] = []
+    features, items = world.features, world.items  # (read directly: this runs for everything a perceiver sees)
     for tag in tags:
+        held = features[tag]
         for feature in ("contents", "source_of"):
-            substance = world.get(tag, feature)
-            if isinstance(substance, str) and substance in world.items and substance not in found:
+            substance = held.get(feature)
+            if isinstance(substance, str) and substance in items and substance not in found:
                 found.append(substance)
     return found

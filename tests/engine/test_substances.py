@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from server.engine.actions import verbs
+from server.engine.parser import substances
 from server.engine.parser.grammar import CommandKind, Request
 from server.engine.player import Player
 from server.engine.story import Story
@@ -11,13 +11,13 @@ from server.engine.world.items import Actor, Room, Substance, Thing
 
 
 def _pour(r: Request):
-    return [verbs.pour(r.actor, r.obj, r.second, r.world)]
+    return [substances.pour(r.actor, r.obj, r.second, r.world)]
 
 
 COMMANDS = (
-    CommandKind("fill", ("fill OBJ from OBJ2",), lambda r: [verbs.fill(r.actor, r.obj, r.second, r.world)]),
+    CommandKind("fill", ("fill OBJ from OBJ2",), lambda r: [substances.fill(r.actor, r.obj, r.second, r.world)]),
     CommandKind("pour", ("pour OBJ", "pour OBJ on OBJ2", "pour OBJ into OBJ2"), _pour),
-    CommandKind("drink", ("drink from OBJ",), lambda r: [verbs.drink(r.actor, r.obj, r.world)]),
+    CommandKind("drink", ("drink from OBJ",), lambda r: [substances.drink(r.actor, r.obj, r.world)]),
 )
 
 

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 
 from server.engine.actions.action import Action, Behave, Check, Configure, Modify, Reason, SenseAction
+from server.engine.copying import replace
 from server.engine.english.words import direction_name
 from server.engine.world.items import Door, Room, Sense
 from server.engine.world.perception import Perception
@@ -14,7 +14,7 @@ from server.engine.world.state import WorldState
 # -- checks ---------------------------------------------------------------------------------------------
 
 
-def _check(test: Callable[[Action, WorldState], bool], name: str, template: str, *, alone: bool = False) -> Check:
+def precondition(test: Callable[[Action, WorldState], bool], name: str, template: str, *, alone: bool = False) -> Check:
     """A precondition: when `test` fails, the action fails for the reason `template` gives."""
 
     def check(action: Action, world: WorldState, sight: Perception) -> Reason | None:
@@ -89,16 +89,16 @@ def _not_with(role: str) -> Check:
     return check
 
 
-NOT_ONTO_PEOPLE = _check(
+NOT_ONTO_PEOPLE = precondition(
     lambda a, w: a.indirect is None or w.items[a.indirect].kind != "actor",
     "a person",
     "[indirect/s] [be/not/v] somewhere to put things",
 )
-HELD = _check(_holds, "not held", "[agent/s] [have/not/v] [direct/o]")
-WORN = _check(_wears, "not worn", "[agent/s] [be/not/v] wearing [direct/o]")
-A_THING = _check(_not_actor, "a person", "[direct/s] [be/not/v] something to carry about")
-TO_AN_ACTOR = _check(_recipient_is_actor, "not a person", "[indirect/s] [can/not/v] take things")
-TO_ANOTHER = _check(_to_another, "to oneself", "[agent/s] [can/not/v] give [direct/o] to [agent/o]", alone=True)
+HELD = precondition(_holds, "not held", "[agent/s] [have/not/v] [direct/o]")
+WORN = precondition(_wears, "not worn", "[agent/s] [be/not/v] wearing [direct/o]")
+A_THING = precondition(_not_actor, "a person", "[direct/s] [be/not/v] something to carry about")
+TO_AN_ACTOR = precondition(_recipient_is_actor, "not a person", "[indirect/s] [can/not/v] take things")
+TO_ANOTHER = precondition(_to_another, "to oneself", "[agent/s] [can/not/v] give [direct/o] to [agent/o]", alone=True)
 FROM_THERE = _not_with("indirect")
 """Taking something from, or freeing it from, where it is not fails ("The ticket is not in the large sack")."""
 
@@ -106,7 +106,7 @@ FROM_THERE = _not_with("indirect")
 # -- moving things ---------------------------------------------------------------------------------
 
 
-NOT_YET_HAD = _check(
+NOT_YET_HAD = precondition(
     lambda a, w: w.parent(a.direct or "") != a.agent, "already had", "[agent/s] already [have/v] [direct/o]"
 )
 
@@ -167,7 +167,7 @@ def wear(agent: str, item: str) -> Configure:
         direct=item,
         to=f"on {agent}",
         template="[agent/s] [put/v] on [direct/o]",
-        checks=(_check(_quality("clothing"), "not clothing", "[direct/s] [be/not/v] something to wear"),),
+        checks=(precondition(_quality("clothing"), "not clothing", "[direct/s] [be/not/v] something to wear"),),
     )
 
 
@@ -206,7 +206,7 @@ def feed(agent: str, food: str, recipient: str) -> Configure:
             HELD,
             TO_AN_ACTOR,
             TO_ANOTHER,
-            _check(_quality("food"), "not food", "[direct/s] [be/not/v] something to eat"),
+            precondition(_quality("food"), "not food", "[direct/s] [be/not/v] something to eat"),
         ),
     )
 
@@ -227,7 +227,7 @@ def eat(agent: str, food: str) -> Configure:
         direct=food,
         to="of @cosmos",
         template="[agent/s] [eat/v] [direct/o]",
-        checks=(_check(_quality("food"), "not food", "[direct/s] [be/not/v] something to eat"),),
+        checks=(precondition(_quality("food"), "not food", "[direct/s] [be/not/v] something to eat"),),
     )
 
 
@@ -246,7 +246,7 @@ def _setting(verb: str, feature: str, value: object, template: str, cannot: str)
             feature=feature,
             value=value,
             template=template,
-            checks=(_check(_has(feature), f"cannot {verb}", cannot, alone=True),),
+            checks=(precondition(_has(feature), f"cannot {verb}", cannot, alone=True),),
         )
 
     return build
@@ -292,165 +292,9 @@ def turn_to(agent: str, item: str, setting: str) -> Modify:
         feature="setting",
         value=setting,
         template=f"[agent/s] [turn/v] [direct/o] to {setting}",
-        checks=(_check(_has("setting"), "no setting", "[direct/s] [have/not/v] settings to turn to", alone=True),),
-    )
-
-
-# -- substances: water in a bottle, a basin that never runs dry -----------------------------------------
-#
-# A vessel's `contents` feature names the substance in it (None when empty); a source's `source_of` names the
-# substance it gives, and never runs dry. Pouring out a vessel empties it: what is poured into another vessel
-# fills it, and whatever is poured anywhere else is gone.
-
-
-def substance_in(world: WorldState, tag: str) -> str | None:
-    """The substance in a vessel, or that a source gives; None if there is none."""
-    found = world.get(tag, "contents") or world.get(tag, "source_of")
-    return found if isinstance(found, str) and found in world.items else None
-
-
-def is_vessel(world: WorldState, tag: str) -> bool:
-    return "vessel" in world.items[tag].qualities
-
-
-def is_source(world: WorldState, tag: str) -> bool:
-    return bool(world.get(tag, "source_of"))
-
-
-def _reaches_indirect(action: Action, world: WorldState, sight: Perception) -> Reason | None:
-    if action.indirect is None or sight.can_reach(action.agent, action.indirect):
-        return None
-    return Reason("unreachable", "[agent/s] [can/not/v] reach [indirect/o]")
-
-
-A_VESSEL = _check(
-    lambda a, w: a.direct is not None and is_vessel(w, a.direct),
-    "not a vessel",
-    "[direct/s] [can/not/v] hold anything poured in",
-    alone=True,
-)
-NOT_FULL = _check(
-    lambda a, w: a.direct is None or not w.get(a.direct, "contents"),
-    "full",
-    "[direct/s] [be/v] already full",
-    alone=True,
-)
-NOT_EMPTY = _check(
-    lambda a, w: a.direct is not None and substance_in(w, a.direct) is not None,
-    "empty",
-    "[direct/s] [be/v] empty",
-    alone=True,
-)
-A_SOURCE = _check(
-    lambda a, w: a.indirect is not None and is_source(w, a.indirect),
-    "no source",
-    "there [be/v] nothing here to fill [direct/o] from",
-    alone=True,
-)
-
-
-def fill(agent: str, vessel: str, source: str | None, world: WorldState) -> Modify:
-    """Fill a vessel from a source (the basin): it then holds what the source gives."""
-    return Modify(
-        verb="fill",
-        agent=agent,
-        direct=vessel,
-        indirect=source,
-        feature="contents",
-        value=substance_in(world, source) if source is not None else None,
-        template="[agent/s] [fill/v] [direct/o]" + (" from [indirect/o]" if source else ""),
-        checks=(A_VESSEL, A_SOURCE, _reaches_indirect, NOT_FULL),
-    )
-
-
-def _pour_from(action: Action, world: WorldState, sight: Perception) -> Reason | None:
-    """One pours out what one holds in a vessel; a source (the basin) stays where it is, and so does its water."""
-    item = action.direct
-    if item is not None and is_vessel(world, item):
-        return None
-    return Reason("not a vessel", "[agent/s] [can/not/v] pour anything out of [direct/o]", alone=True)
-
-
-def _not_into_itself(action: Action, world: WorldState, sight: Perception) -> Reason | None:
-    if action.indirect is None or action.indirect != action.direct:
-        return None
-    return Reason("into itself", "[agent/s] [can/not/v] pour [direct/o] into itself", alone=True)
-
-
-def _room_for_it(action: Action, world: WorldState, sight: Perception) -> Reason | None:
-    into = action.indirect
-    if into is None or not is_vessel(world, into) or not world.get(into, "contents"):
-        return None
-    return Reason("full", "[indirect/s] [be/v] already full", alone=True)
-
-
-def _receives(world: WorldState, tag: str) -> bool:
-    """Whether what is poured goes into `tag` (a vessel, a source, a container) rather than over it."""
-    item = world.items[tag]
-    return is_vessel(world, tag) or is_source(world, tag) or "in" in item.holds
-
-
-def pour(agent: str, vessel: str, onto: str | None, world: WorldState) -> Modify:
-    """Pour out what a vessel one holds has in it: into another vessel, which it fills; into a source or a
-    container, or over anyone or anything, where it is gone; or with nowhere named, out onto the ground."""
-    substance = substance_in(world, vessel)
-    stuff = f"[{substance}/o]" if substance else "[direct/o]"
-    if onto is None:
-        template = f"[agent/s] [pour/v] {stuff} out of [direct/o]" if substance else "[agent/s] [pour/v] out [direct/o]"
-    elif _receives(world, onto):
-        template = f"[agent/s] [pour/v] {stuff} into [indirect/o]"
-    else:
-        template = f"[agent/s] [pour/v] {stuff} over [indirect/o]"
-
-    def fills(action: Action, now: WorldState) -> list[Action]:
-        if onto is None or not is_vessel(now, onto) or substance is None:
-            return []
-        return [
-            Modify(
-                verb="fill",
-                agent=agent,
-                direct=onto,
-                feature="contents",
-                value=substance,
-                template="[direct/s] [fill/v] up",
-                salience=0.3,
-            )
-        ]
-
-    return Modify(
-        verb="pour",
-        agent=agent,
-        direct=vessel,
-        indirect=onto,
-        feature="contents",
-        value=None,
-        template=template,
-        checks=(_pour_from, HELD, NOT_EMPTY, _not_into_itself, _reaches_indirect, _room_for_it),
-        entails=fills,
-    )
-
-
-def drink(agent: str, item: str, world: WorldState) -> Action:
-    """Drink from a vessel, which is then empty, or from a source, which never runs dry (so nothing changes)."""
-    substance = substance_in(world, item)
-    stuff = f"[{substance}/o] " if substance else ""
-    told = f"[agent/s] [drink/v] {stuff}from [direct/o]"
-    if is_source(world, item):
-        return Behave(verb="drink", agent=agent, direct=item, template=told, checks=(REACHES,))
-    drinkable = _check(
-        lambda a, w: is_vessel(w, item) or is_source(w, item),
-        "nothing to drink",
-        "there [be/v] nothing to drink in [direct/o]",
-        alone=True,
-    )
-    return Modify(
-        verb="drink",
-        agent=agent,
-        direct=item,
-        feature="contents",
-        value=None,
-        template=told,
-        checks=(drinkable, NOT_EMPTY),
+        checks=(
+            precondition(_has("setting"), "no setting", "[direct/s] [have/not/v] settings to turn to", alone=True),
+        ),
     )
 
 
@@ -545,7 +389,7 @@ def sense(agent: str, modality: Sense, item: str | None = None) -> SenseAction:
     )
 
 
-NOTHING_WRITTEN = _check(
+NOTHING_WRITTEN = precondition(
     lambda a, w: a.direct is not None and bool(w.get(a.direct, "writing")),
     "nothing written",
     "there [be/v] nothing written on [direct/o]",
@@ -636,7 +480,7 @@ def go_direction(agent: str, direction: str, world: WorldState, *, look_after: b
             agent=agent,
             direction=direction,
             template=f"[agent/s] [go/v] {direction_name(direction)}",
-            checks=(_check(lambda a, w: False, "no exit", NO_WAY, alone=True),),
+            checks=(precondition(lambda a, w: False, "no exit", NO_WAY, alone=True),),
         )
     if not way.startswith("@"):
         return Behave(
@@ -644,12 +488,14 @@ def go_direction(agent: str, direction: str, world: WorldState, *, look_after: b
             agent=agent,
             direction=direction,
             template=f"[agent/s] [go/v] {direction_name(direction)}",
-            checks=(_check(lambda a, w: False, "refused", way, alone=True),),
+            checks=(precondition(lambda a, w: False, "refused", way, alone=True),),
         )
     item = world.items[way]
     if isinstance(item, Door):
         destination = item.connects[1] if item.connects[0] == room else item.connects[0]
-        door_open = _check(lambda a, w: w.get(way, "open") is not False, "door closed", f"[{way}/s] [be/v] closed")
+        door_open = precondition(
+            lambda a, w: w.get(way, "open") is not False, "door closed", f"[{way}/s] [be/v] closed"
+        )
         return go(agent, destination, direction=direction, look_after=look_after, checks=(door_open,))
     return go(agent, way, direction=direction, look_after=look_after)
 
@@ -667,7 +513,7 @@ def enter(agent: str, place: str, world: WorldState) -> Action:
         to=f"in {place}",
         template="[agent/s] [get/v] into [indirect/o]",
         checks=(
-            _check(
+            precondition(
                 lambda a, w: bool(w.get(place, "enterable")),
                 "not enterable",
                 "[indirect/s] [be/not/v] a place to get into",

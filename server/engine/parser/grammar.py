@@ -1,110 +1,33 @@
 """The command grammar: each kind of command, the word orders that express it, and the actions it makes.
 
-A pattern is words and slots: OBJ (the thing acted on; a list or "all" where the kind allows many), OBJ2
-(a second thing), DIR (a direction), WORD (one free word, a setting) and TEXT (free text, as said aloud).
-A scope says which things a slot looks at first ("take" looks at what can be taken); when nothing in scope
-fits, anything the actor perceives may be named, and the action's own preconditions say why it fails.
-Patterns are tried most literal words first, so "look at X" is read before "look X".
+What a pattern, a slot and a scope are is in `kinds`; the substance commands are in `substances`. Patterns are
+tried most literal words first, so "look at X" is read before "look X".
 """
 
 from __future__ import annotations
 
-import random
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field, replace
-from typing import Literal
+from collections.abc import Callable
 
 from server.engine.actions import verbs
 from server.engine.actions.action import Action, Configure, Modify, Reason
+from server.engine.copying import replace
 from server.engine.english.words import direction_name
+from server.engine.parser import substances
+from server.engine.parser.kinds import (
+    ABBREVIATIONS,
+    SLOTS,
+    Builder,
+    CommandKind,
+    Request,
+    Scope,
+    refusal,
+    verb_of,
+)
 from server.engine.world.items import Room, Sense
 from server.engine.world.state import WorldState
 
-Scope = Literal[
-    "visible",
-    "takeable",
-    "held",
-    "worn",
-    "reachable",
-    "actor",
-    "container",
-    "supporter",
-    "enterable",
-    "holder",
-    "source",
-]
-"""`holder` (for a second thing only): what holds the first ("take the coin from the box"); `source`: a source of
-a substance ("fill the bottle from the basin")."""
-SLOTS = frozenset({"OBJ", "OBJ2", "DIR", "WORD", "TEXT"})
-
-
-@dataclass(frozen=True, slots=True)
-class Request:
-    """A recognized command, its slots filled with items, ready to become actions."""
-
-    actor: str
-    world: WorldState
-    objects: tuple[str, ...] = ()
-    second: str | None = None
-    direction: str | None = None
-    word: str | None = None
-    text: str | None = None
-    rng: random.Random = field(default_factory=lambda: random.Random(0))
-    substance: str | None = None
-    """The substance OBJ named ("drink the water"), when it did: `objects` are then what holds it here."""
-
-    @property
-    def obj(self) -> str:
-        return self.objects[0]
-
-
-Builder = Callable[[Request], list[Action]]
-
-
-@dataclass(frozen=True, slots=True)
-class CommandKind:
-    """One kind of command: its name, its word orders, what it makes, and where its slots look first."""
-
-    name: str
-    patterns: tuple[str, ...]
-    build: Builder
-    scope: Scope = "visible"
-    scope2: Scope = "visible"
-    many: bool = False
-    help: str = ""
-    implied: bool = False
-    """A word order without OBJ2 means the one thing in scope2 there is ("hang the cloak": on the only hook);
-    with several, or none, the player is asked ("What do you want to hang the cloak on?")."""
-    tokens: tuple[tuple[str, ...], ...] = field(init=False)
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "tokens", tuple(tuple(p.split()) for p in self.patterns))
-        for pattern in self.tokens:
-            slots = [word for word in pattern if word.isupper()]
-            unknown = set(slots) - SLOTS
-            if unknown:
-                raise ValueError(f"command {self.name!r}: unknown slot {unknown} in {' '.join(pattern)!r}")
-
-    def literal_words(self) -> Iterator[str]:
-        for pattern in self.tokens:
-            yield from (word for word in pattern if not word.isupper())
-
-
-ABBREVIATIONS = {"x": "examine", "l": "look", "i": "inventory", "z": "wait", "inv": "inventory"}
-
-
-def verb_of(pattern: tuple[str, ...]) -> str:
-    """The verb of a word order, for messages: its words before the first slot, and any particle after the
-    last ("pick OBJ up" is "pick up"); abbreviations spelled out ("x OBJ" is "examine")."""
-    head: list[str] = []
-    for word in pattern:
-        if word.isupper():
-            break
-        head.append(word)
-    if head and head[0] in ABBREVIATIONS:
-        head[0] = ABBREVIATIONS[head[0]]
-    ends_in_particle = len(head) < len(pattern) and not pattern[-1].isupper()
-    return " ".join(head + ([pattern[-1]] if ends_in_particle else []))
+__all__ = ["ABBREVIATIONS", "GRAMMAR", "SLOTS", "Builder", "CommandKind", "Request", "Scope", "verb_of"]
+"""What a world's own commands are made of is named in `kinds`; it is also here, where worlds look for it."""
 
 
 def _each(make: Callable[[str, str], Action]) -> Builder:
@@ -204,65 +127,6 @@ def _open_with(r: Request) -> list[Action]:
     return actions
 
 
-def _fill(r: Request) -> list[Action]:
-    """ "fill the bottle": from the source here, if one is named or there is one."""
-    return [verbs.fill(r.actor, r.obj, r.second or _source_nearby(r), r.world)]
-
-
-def _source_nearby(r: Request) -> str | None:
-    room = r.world.room_of(r.actor)
-    for tag in r.world.descendants(room) if room else ():
-        if verbs.is_source(r.world, tag):
-            return tag
-    return None
-
-
-def _pour(r: Request) -> list[Action]:
-    if r.substance is not None and verbs.is_source(r.world, r.obj):
-        # "pour water", holding none: the basin's water is not the player's to pour.
-        return [_refused("pour", r, f"[agent/s] [have/v] no {r.world.items[r.substance].called} to pour")]
-    return [verbs.pour(r.actor, r.obj, r.second, r.world)]
-
-
-ALL_OF_IT = frozenset({"it", "all", "everything", "contents", "them"})
-"""What "pour WORD from the bottle" may name besides the substance itself: whatever the bottle holds."""
-
-
-def _pour_from(r: Request) -> list[Action]:
-    """ "pour the water from the bottle (into the basin)": pouring out the vessel, if that is what it holds."""
-    word = (r.word or "").lower()
-    substance = verbs.substance_in(r.world, r.obj)
-    if substance is not None and word not in ALL_OF_IT and word not in r.world.items[substance].words():
-        return [_refused("pour", r, f"there [be/v] no {word} in [direct/o]")]
-    return [verbs.pour(r.actor, r.obj, r.second, r.world)]
-
-
-def _drink(r: Request) -> list[Action]:
-    return [verbs.drink(r.actor, item, r.world) for item in r.objects]
-
-
-def _refused(verb: str, r: Request, reason: str) -> Action:
-    """An action on the first thing named that is refused, told by `reason` alone."""
-    action = verbs.gesture(verb, r.actor, r.obj, f"[agent/s] [{verb}/v] [direct/o]")
-    return replace(action, checks=(_refuse(reason),))
-
-
-def _in_hand(r: Request) -> list[Action]:
-    """ "take the water": a substance is carried only in a vessel, and the refusal says which one would do."""
-    assert r.substance is not None
-    water = f"[{r.substance}/the/o]"
-    vessels = [t for t in r.world.descendants(r.actor) if verbs.is_vessel(r.world, t)]
-    empty = [t for t in vessels if verbs.substance_in(r.world, t) is None]
-    holding = [t for t in vessels if verbs.substance_in(r.world, t) == r.substance]
-    if empty:
-        hint = f", but [agent/s] [can/v] fill [{empty[0]}/o] with it"
-    elif holding:
-        hint = f"; [{holding[0]}/s] [hold/v] some already"
-    else:
-        hint = "; [agent/s] [need/v] something to carry it in"
-    return [_refused("take", r, f"[agent/s] [can/not/v] carry {water} in [agent's] bare hands{hint}")]
-
-
 def _give(r: Request) -> list[Action]:
     assert r.second is not None
     return [verbs.give(r.actor, item, r.second) for item in r.objects]
@@ -335,7 +199,7 @@ def _push_to(r: Request) -> list[Action]:
     item, direction = r.obj, r.direction or ""
     if not r.world.get(item, "pushable"):
         refused = verbs.gesture("push", r.actor, item, "[agent/s] [push/v] [direct/o]", touching=True)
-        return [replace(refused, checks=(*refused.checks, _refuse(_NOT_PUSHABLE)))]
+        return [replace(refused, checks=(*refused.checks, refusal(_NOT_PUSHABLE)))]
     going = verbs.go_direction(r.actor, direction, r.world)
     if not isinstance(going, Configure):
         return [going]  # no way that way: the going is refused, and the thing stays
@@ -353,13 +217,6 @@ def _push_to(r: Request) -> list[Action]:
     return [pushed]
 
 
-def _refuse(template: str) -> Callable[[Action, WorldState, object], Reason | None]:
-    def check(action: Action, world: WorldState, sight: object) -> Reason | None:
-        return Reason("refused", template, alone=True)
-
-    return check
-
-
 def _turn_to(r: Request) -> list[Action]:
     return [verbs.turn_to(r.actor, r.obj, r.word or "")]
 
@@ -367,13 +224,13 @@ def _turn_to(r: Request) -> list[Action]:
 def _remove(r: Request) -> list[Action]:
     assert r.second is not None
     if r.substance is not None:
-        return _in_hand(r)
+        return substances.in_hand(r)
     return [verbs.remove(r.actor, item, r.second) for item in r.objects]
 
 
 def _take(r: Request) -> list[Action]:
     if r.substance is not None:
-        return _in_hand(r)
+        return substances.in_hand(r)
     actions: list[Action] = []
     for item in r.objects:
         holder = r.world.parent(item)
@@ -566,51 +423,7 @@ GRAMMAR: tuple[CommandKind, ...] = (
     CommandKind("push", ("push OBJ", "shove OBJ"), _gesture("push", "[agent/s] [push/v] [direct/o]")),
     CommandKind("push to", ("push OBJ DIR", "shove OBJ DIR", "push OBJ to the DIR"), _push_to, scope="reachable"),
     CommandKind("eat", ("eat OBJ", "devour OBJ", "consume OBJ"), _each(verbs.eat), scope="reachable"),
-    CommandKind("drink", ("drink OBJ", "drink from OBJ", "sip OBJ", "sip from OBJ", "quaff OBJ"), _drink),
-    CommandKind(
-        "fill",
-        ("fill OBJ", "fill OBJ with OBJ2", "fill OBJ from OBJ2", "fill OBJ at OBJ2", "fill OBJ in OBJ2"),
-        _fill,
-        scope="held",
-        scope2="source",
-    ),
-    CommandKind(
-        "pour",
-        (
-            "pour OBJ",
-            "pour out OBJ",
-            "pour OBJ out",
-            "empty OBJ",
-            "pour OBJ in OBJ2",
-            "pour OBJ into OBJ2",
-            "pour OBJ on OBJ2",
-            "pour OBJ onto OBJ2",
-            "empty OBJ into OBJ2",
-            "pour from OBJ",
-        ),
-        _pour,
-        scope="held",
-    ),
-    # "pour the water from the bottle": WORD is what the vessel holds, or "it", "everything".
-    CommandKind(
-        "pour from",
-        (
-            "pour WORD from OBJ",
-            "pour WORD out of OBJ",
-            "pour the WORD from OBJ",
-            "pour the WORD out of OBJ",
-            "pour some WORD from OBJ",
-            "pour out WORD from OBJ",
-            "pour out the WORD from OBJ",
-            *(
-                f"pour {article}WORD from OBJ {into} OBJ2"
-                for article in ("", "the ", "some ")
-                for into in ("into", "in", "on", "onto", "over")
-            ),
-        ),
-        _pour_from,
-        scope="held",
-    ),
+    *substances.COMMANDS,  # drink, fill, pour, pour from
     CommandKind(
         "give",
         ("give OBJ to OBJ2", "hand OBJ to OBJ2", "offer OBJ to OBJ2", "give OBJ2 OBJ"),

@@ -26,20 +26,30 @@ class Sight:
         return self.score >= VISIBLE_AT
 
 
+CLEAR = Sight(1.0, None)
+
+
 class Perception:
-    """Answers sight and reach questions about one world; caches light per change of the world."""
+    """Answers sight and reach questions about one world. Light, compartments and sight are cached until the
+    next change to what they depend on (a place, or an optical feature: `WorldState.version`). Sight is kept
+    per compartment, not per actor: everyone in one room (or closed box) sees the same, so the many perceivers
+    of a tick, and the tellings after it, ask each question once."""
 
     def __init__(self, world: WorldState) -> None:
         self.world = world
         self._version = -1
         self._light: dict[str, float] = {}
         self._compartment: dict[str, str] = {}
+        self._sight: dict[tuple[str, str], Sight] = {}
+        self._visible: dict[str, list[str]] = {}
 
     def _fresh(self) -> None:
         if self._version != self.world.version:
             self._version = self.world.version
             self._light.clear()
             self._compartment.clear()
+            self._sight.clear()
+            self._visible.clear()
 
     def encloses(self, tag: str) -> bool:
         """A closed, opaque container bounds sight, light and reach."""
@@ -96,15 +106,22 @@ class Perception:
 
     def sight(self, actor: str, item: str) -> Sight:
         """How well `actor` sees `item` now."""
-        world = self.world
         if item in (actor, ROOT):
-            return Sight(1.0, None)
-        here = self.compartment(actor)
+            return CLEAR
+        here = self.compartment(actor)  # (which freshens the caches)
+        found = self._sight.get((here, item))
+        if found is None:
+            found = self._sight[(here, item)] = self._sight_from(here, item)
+        return found
+
+    def _sight_from(self, here: str, item: str) -> Sight:
+        """How well anyone in the compartment `here` sees `item` (not itself)."""
+        world = self.world
         there = self.compartment(item)
         prominence = float(world.get(item, "prominence", 0.5))
         if item == here:
             # The room or container one is in is always known, even in the dark.
-            return Sight(1.0, None)
+            return CLEAR
         if there == here or item in world.shared_in(here):
             view = 1.0
             light = self.light(here)
@@ -121,7 +138,8 @@ class Perception:
         elif item == there or there in world.ancestors(here):
             return Sight(0.0, "elsewhere")
         else:
-            return Sight(0.0, "enclosed" if world.room_of(item) == world.room_of(actor) else "elsewhere")
+            # (One's room is the room of one's compartment: a closed box is in the room one is in.)
+            return Sight(0.0, "enclosed" if world.room_of(item) == world.room_of(here) else "elsewhere")
         score = prominence * view * light
         if score >= VISIBLE_AT:
             return Sight(score, None)
@@ -129,7 +147,16 @@ class Perception:
         return Sight(score, weakest[1])  # type: ignore[arg-type]
 
     def sees(self, actor: str, item: str) -> bool:
-        return self.sight(actor, item).seen
+        # `sight(actor, item).seen`, asked some hundred times a tick: the cached answer is looked up here.
+        if item in (actor, ROOT):
+            return True
+        if self._version != self.world.version:
+            self._fresh()
+        here = self._compartment.get(actor) or self.compartment(actor)
+        found = self._sight.get((here, item))
+        if found is None:
+            found = self._sight[(here, item)] = self._sight_from(here, item)
+        return found.score >= VISIBLE_AT
 
     def can_reach(self, actor: str, item: str) -> bool:
         """Whether `actor` can touch `item`: in the same compartment, or the container it is in, or a door."""
@@ -147,10 +174,17 @@ class Perception:
 
     def visible_items(self, actor: str) -> list[str]:
         """Everything `actor` sees now, nearest first: its compartment, then rooms in view."""
-        world = self.world
         here = self.compartment(actor)
+        found = self._visible.get(here)
+        if found is None:
+            found = self._visible[here] = self._visible_from(here)
+        return [tag for tag in found if tag != actor]
+
+    def _visible_from(self, here: str) -> list[str]:
+        """Everything seen from the compartment `here`, nearest first (anyone in it among them)."""
+        world = self.world
         found: list[str] = [here]
-        seen = {here, actor}
+        seen = {here}
         candidates = list(world.descendants(here)) + list(world.shared_in(here))
         room = world.items[here]
         if isinstance(room, Room):
@@ -158,7 +192,13 @@ class Perception:
                 candidates.append(other)
                 candidates.extend(world.descendants(other))
         for tag in candidates:
-            if tag not in seen and self.sees(actor, tag):
+            if tag not in seen and (tag == ROOT or self._seen_from(here, tag)):
                 found.append(tag)
                 seen.add(tag)
         return found
+
+    def _seen_from(self, here: str, item: str) -> bool:
+        found = self._sight.get((here, item))
+        if found is None:
+            found = self._sight[(here, item)] = self._sight_from(here, item)
+        return found.seen

@@ -1,0 +1,183 @@
+"""The engine's turn in one process, as a server serves it: one player's command, then every other player told.
+
+`python -m bench engine` measures this code; `python -m bench.engine --against DIR` measures it and the code in
+DIR (a checkout of another commit, e.g. `git archive fda1329 | tar -x -C /tmp/base`) side by side, each in a
+process of its own, and gives the ratios. This file uses only the engine's oldest interfaces (Story, Player,
+the catalog) and the standard library, so it runs unchanged against an older tree.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import cProfile
+import json
+import os
+import pstats
+import random
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from bench.measure import Benchmark
+
+PLAYED = {
+    "lost_one": ("@visitor", "@punk", "@boy", "@collector", "@flaneur"),
+    "bank": ("@robber", "@teller", "@guard"),
+}
+"""Who plays each world: Lost One as the server's crowd plays it (the friend keeps to her script), the bank whole."""
+COMMANDS = ("look", "wander", "x sky", "listen", "i", "smile", "jump", "n", "s", "e", "w")
+"""What the players type, as in bench/server.py (not "wait": the visitor waiting in the center ends Lost One)."""
+
+
+def _seated(world: str) -> tuple[Any, list[Any]]:
+    from server.catalog import load_spin, load_world
+    from server.engine.player import Player
+    from server.engine.story import Story
+
+    story = Story(load_world(world))
+    players = []
+    for actor in PLAYED[world]:
+        story.take(actor)
+        player = Player(story, actor, author=False, named_spins=load_spin)
+        player.opening()
+        players.append(player)
+    return story, players
+
+
+def _serve(players: list[Any], count: int, rng: random.Random) -> list[tuple[float, float]]:
+    """`count` commands, the players in turn; for each, the wall and CPU time of the command and its news."""
+    from server.engine.errors import EngineError
+
+    times = []
+    for index in range(count):
+        player = players[index % len(players)]
+
+        def others(turn: Any, player: Any = player) -> None:
+            for other in players:
+                if other is not player:
+                    other.news(turn)
+
+        wall, cpu = time.perf_counter(), time.process_time()
+        with contextlib.suppress(EngineError):  # (an ending: the rest are told of nothing)
+            player.command(rng.choice(COMMANDS), on_turn=others)
+        times.append((time.perf_counter() - wall, time.process_time() - cpu))
+    return times
+
+
+ROUNDS = 3
+"""Each world is played this many times afresh; the round with the least CPU counts (the one least disturbed by
+the rest of a shared machine), as the other benchmarks take the fastest of several runs."""
+
+
+def measure(count: int) -> dict[str, Any]:
+    """Per world: per-command wall-clock percentiles and mean CPU (of the fastest round), function calls per
+    command (a measure of work that no other load on the machine disturbs), and `story_s`, a story made and
+    its players seated and told the opening (the fastest of five)."""
+    results: dict[str, Any] = {}
+    for world in PLAYED:
+        _seated(world)  # the lexicons of English, and the world's module, loaded before anything is timed
+        making = min(_timed(lambda world=world: _seated(world)) for _ in range(5))
+        rounds = []
+        for _ in range(ROUNDS):
+            _, players = _seated(world)
+            _serve(players, 50, random.Random(0))  # warmed
+            rounds.append(_serve(players, count, random.Random(1)))
+        samples = min(rounds, key=lambda r: sum(cpu for _, cpu in r))
+        walls = [wall for wall, _ in samples]
+        _, players = _seated(world)
+        _serve(players, 50, random.Random(0))
+        profile = cProfile.Profile()
+        counted = max(50, count // 5)
+        profile.runcall(_serve, players, counted, random.Random(2))
+        results[world] = {
+            "commands": count,
+            "median_s": statistics.median(walls),
+            "p90_s": statistics.quantiles(walls, n=100, method="inclusive")[89],
+            "p99_s": statistics.quantiles(walls, n=100, method="inclusive")[98],
+            "cpu_mean_s": statistics.fmean(cpu for _, cpu in samples),
+            "calls": int(pstats.Stats(profile).total_calls) / counted,  # type: ignore[attr-defined]
+            "story_s": making,
+        }
+    return results
+
+
+def _timed(work: Any) -> float:
+    start = time.perf_counter()
+    work()
+    return time.perf_counter() - start
+
+
+def elsewhere(tree: Path, count: int) -> dict[str, Any]:
+    """`measure` run on the code in `tree`, in a process of its own."""
+    env = {**os.environ, "PYTHONPATH": str(tree)}
+    # Run from the tree, by path and not as bench.engine: the tree's own `server` must be the one imported (run
+    # as a script from bench/, bench/server.py would be).
+    run = f"runpy.run_path({__file__!r}, run_name='__main__')"
+    code = f"import runpy, sys; sys.argv = ['engine', '--worker', '{count}']; {run}"
+    done = subprocess.run([sys.executable, "-c", code], cwd=tree, env=env, capture_output=True, text=True, check=True)
+    result: dict[str, Any] = json.loads(done.stdout)
+    return result
+
+
+def turn(settings: Any) -> dict[str, Any]:
+    """The registered benchmark (`python -m bench engine`): this code only."""
+    return {"worlds": measure(settings.turns)}
+
+
+def _ms(seconds: float) -> str:
+    return f"{seconds * 1e3:.2f} ms" if seconds >= 1e-3 else f"{seconds * 1e6:.0f} µs"
+
+
+def report(result: dict[str, Any]) -> str:
+    rows = [["world", "commands", "median", "p90", "p99", "CPU mean", "calls", "seated"]]
+    against = result.get("against")
+    for label, worlds in (("", result["worlds"]), *((("before: ", against),) if against else ())):
+        for world, r in worlds.items():
+            rows.append(
+                [
+                    label + world,
+                    str(r["commands"]),
+                    _ms(r["median_s"]),
+                    _ms(r["p90_s"]),
+                    _ms(r["p99_s"]),
+                    _ms(r["cpu_mean_s"]),
+                    f"{r['calls']:,.0f}",
+                    _ms(r["story_s"]),
+                ]
+            )
+    if against:
+        for world, r in result["worlds"].items():
+            b = against[world]
+            keys = ("median_s", "p90_s", "p99_s", "cpu_mean_s", "calls", "story_s")
+            rows.append([f"before / now: {world}", "", *(f"{b[k] / r[k]:.2f}×" for k in keys)])
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    lines = ["  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)) for row in rows]
+    lines.insert(1, "  ".join("-" * width for width in widths))
+    return "\n".join(line.rstrip() for line in lines)
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.engine", description=__doc__.splitlines()[0])
+    parser.add_argument("--turns", type=int, default=1_000, help="commands per world (default 1000)")
+    parser.add_argument("--against", type=Path, metavar="DIR", help="also measure the code in DIR, and compare")
+    parser.add_argument("--worker", type=int, help=argparse.SUPPRESS)
+    options = parser.parse_args(argv)
+    if options.worker is not None:
+        print(json.dumps(measure(options.worker)))
+        return 0
+    result: dict[str, Any] = {"worlds": measure(options.turns)}
+    if options.against is not None:
+        result["against"] = elsewhere(options.against, options.turns)
+    print(report(result))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
+
+
+BENCHMARKS = (Benchmark("turn", "a served command in one process: the turn and every player's telling", turn, report),)

@@ -1,0 +1,48 @@
+"""The engine's cheaper copy-with-changes makes exactly what dataclasses.replace makes, and refuses what it refuses."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from server.engine.actions import verbs
+from server.engine.copying import replace
+from server.engine.narrator.draft import Told
+from server.engine.parser.grammar import GRAMMAR
+from tests.helpers import story
+
+
+def _cases() -> list[tuple[object, dict[str, object]]]:
+    event = story("robbery").simulation.events[3]
+    take = verbs.take("@robber", "@bag")
+    kind = GRAMMAR[0]
+    return [
+        (Told(event), {"count": 2, "lead": "then"}),  # positional fields, slots
+        (Told(event), {}),
+        (take, {"indirect": "@teller", "template": "[agent/s] [take/v] [direct/o] from [indirect/o]"}),  # keywords
+        (kind, {"patterns": ("peer", "peer OBJ")}),  # a field __init__ does not take, made again by __post_init__
+    ]
+
+
+@pytest.mark.parametrize("index", range(4))
+def test_a_copy_is_what_dataclasses_replace_makes(index):
+    original, changes = _cases()[index]
+    made, expected = replace(original, **changes), dataclasses.replace(original, **changes)  # type: ignore[type-var]
+    assert type(made) is type(expected)
+    assert all(getattr(made, f.name) == getattr(expected, f.name) for f in dataclasses.fields(expected))
+    assert original != made or not changes
+
+
+def test_a_new_word_order_is_split_into_its_tokens_again():
+    kind = replace(GRAMMAR[0], patterns=("peer", "peer OBJ"))
+    assert kind.tokens == (("peer",), ("peer", "OBJ"))
+
+
+@pytest.mark.parametrize("changes", [{"nonsense": 1}, {"tokens": ()}])
+def test_what_dataclasses_replace_refuses_is_refused_alike(changes):
+    with pytest.raises((TypeError, ValueError)) as ours:
+        replace(GRAMMAR[0], **changes)
+    with pytest.raises((TypeError, ValueError)) as theirs:
+        dataclasses.replace(GRAMMAR[0], **changes)
+    assert type(ours.value) is type(theirs.value)
