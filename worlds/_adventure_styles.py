@@ -11,8 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from server.engine.world.definition import SpinChange
-from server.engine.world.state import WorldState
+from server.engine.authoring import SpinChange, WorldState
 
 LAMP = "@lamp"
 

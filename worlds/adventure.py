@@ -18,15 +18,29 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
-from server.engine.actions import verbs
-from server.engine.actions.action import Action, Behave, Configure, Modify, Reason
-from server.engine.actions.preconditions import Refusal
-from server.engine.parser.grammar import CommandKind, Request
-from server.engine.parser.words import DIRECTIONS
-from server.engine.world.definition import WorldDefinition
-from server.engine.world.items import Actor, Door, Item, Room, SharedThing, Substance, Thing
-from server.engine.world.perception import VISIBLE_AT, Perception
-from server.engine.world.state import WorldState
+from server.engine.authoring import (
+    GRAMMAR,
+    VISIBLE_AT,
+    Action,
+    Actor,
+    Behave,
+    CommandKind,
+    Configure,
+    Door,
+    Item,
+    Modify,
+    Perception,
+    Reason,
+    Refusal,
+    Request,
+    Room,
+    SharedThing,
+    Substance,
+    Thing,
+    WorldDefinition,
+    WorldState,
+    verbs,
+)
 from worlds._adventure_map import BLOCKED, ROOMS
 from worlds._adventure_styles import (
     DIAL_WORDS,
@@ -147,6 +161,9 @@ def _room(name: str) -> Room:
     )
 
 
+COMPASS_AND_MORE = frozenset({"n", "ne", "e", "se", "s", "sw", "w", "nw", "u", "d", "in", "out"})
+"""The directions the parser knows as such; every other way out of a room is a word of the cave's own."""
+
 CHASM_SHARED = {
     "southwest_side_of_chasm": ("@rickety_bridge",),
     "northeast_side_of_chasm": ("@rickety_bridge",),
@@ -155,10 +172,7 @@ CHASM_SHARED = {
 }
 
 NAMED_WAYS: tuple[str, ...] = tuple(
-    sorted(
-        {way for _kind, _called, _sight, exits in ROOMS.values() for way in exits} - set(DIRECTIONS.values())
-        | {"building"}
-    )
+    sorted({way for _kind, _called, _sight, exits in ROOMS.values() for way in exits} - COMPASS_AND_MORE | {"building"})
 )
 """Every way out of a room that is a word of its own ("xyzzy", "upstream", "bedquilt"), typed to go there."""
 
@@ -352,7 +366,7 @@ def _poured(action: Action, world: WorldState) -> str | None:
     """The substance an action pours out, if it is a pouring."""
     if action.verb != "pour" or action.direct is None:
         return None
-    return verbs.substance_in(world, action.direct)
+    return _substance_in(world, action.direct)
 
 
 def puzzles(action: Action, world: WorldState) -> list[Action]:
@@ -676,17 +690,21 @@ def _no_way(name: str) -> str:
 
 
 def _standard_kinds() -> tuple[CommandKind, ...]:
-    from server.engine.parser.grammar import GRAMMAR
-
     return GRAMMAR
+
+
+def _substance_in(world: WorldState, tag: str) -> str | None:
+    """What a vessel holds (its `contents`), or a source gives (its `source_of`)."""
+    found = world.get(tag, "contents") or world.get(tag, "source_of")
+    return found if isinstance(found, str) else None
 
 
 def _pouring(substance: str) -> CommandKind:
     """ "water the plant", "oil the door": pour what the bottle holds over it."""
 
     def build(r: Request) -> list[Action]:
-        held = [t for t in r.world.descendants(r.actor) if verbs.is_vessel(r.world, t)]
-        holding = [t for t in held if verbs.substance_in(r.world, t) == substance]
+        held = [t for t in r.world.descendants(r.actor) if "vessel" in r.world.items[t].qualities]
+        holding = [t for t in held if _substance_in(r.world, t) == substance]
         if not holding:
             name = r.world.items[substance].called
             return [
@@ -695,7 +713,7 @@ def _pouring(substance: str) -> CommandKind:
                     checks=(_refusing(f"[agent/s] [have/v] no {name} to pour"),),
                 )
             ]
-        return [verbs.pour(r.actor, holding[0], r.obj, r.world)]
+        return standard("pour").build(Request(r.actor, r.world, (holding[0],), second=r.obj))
 
     word = substance.lstrip("@")
     return CommandKind(word, (f"{word} OBJ", f"{word} the OBJ"), build, scope="reachable")
