@@ -23,10 +23,9 @@ from server import rpc
 from server.host import Host, Limits, Session
 from server.persist import Keeper
 from server.store import Store
+from server.web import add_browser_client
 
 log = logging.getLogger(__name__)
-
-WEB_CLIENT = Path(__file__).resolve().parent.parent / "clients" / "web"
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,9 +83,7 @@ def create_app(config: Config | None = None) -> web.Application:
     app.router.add_get("/ws", rpc_over_websocket)
     app.router.add_get("/openrpc.json", openrpc)
     app.router.add_get("/health", health)
-    app.router.add_get("/", browser_client)
-    if WEB_CLIENT.is_dir():
-        app.router.add_static("/web/", WEB_CLIENT)
+    add_browser_client(app)
     # On shutdown, not cleanup: aiohttp waits (60 s by default) for open handlers between the two, then
     # cancels them, so sockets closed only at cleanup would be dropped late and without a word.
     app.on_shutdown.append(_close_sockets_on_shutdown)
@@ -166,25 +163,6 @@ async def health(request: web.Request) -> web.Response:
 
 async def openrpc(request: web.Request) -> web.Response:
     return web.Response(body=msgspec.json.encode(document()), content_type="application/json")
-
-
-NO_BROWSER_CLIENT = """Not found: this Curveship server has no browser client yet (clients/web/ is not built).
-
-It speaks JSON-RPC 2.0 to programs:
-  POST /rpc           one request, or a batch, a message
-  GET  /ws            a WebSocket, one message a text frame
-  GET  /openrpc.json  every method: its params, result and errors
-  GET  /health        whether it is serving
-
-To play from a terminal: curveship play cloak --server {origin}
-"""
-
-
-async def browser_client(request: web.Request) -> web.StreamResponse:
-    index = WEB_CLIENT / "index.html"
-    if not index.is_file():
-        raise web.HTTPNotFound(text=NO_BROWSER_CLIENT.format(origin=request.url.origin()))
-    return web.FileResponse(index)
 
 
 # -- who is calling ---------------------------------------------------------------------------------------------

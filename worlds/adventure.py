@@ -19,6 +19,7 @@ import random
 from dataclasses import replace
 
 from server.engine.authoring import (
+    DIRECTIONS,
     GRAMMAR,
     VISIBLE_AT,
     Action,
@@ -39,6 +40,7 @@ from server.engine.authoring import (
     Thing,
     WorldDefinition,
     WorldState,
+    substances,
     verbs,
 )
 from worlds._adventure_map import BLOCKED, ROOMS
@@ -161,9 +163,6 @@ def _room(name: str) -> Room:
     )
 
 
-COMPASS_AND_MORE = frozenset({"n", "ne", "e", "se", "s", "sw", "w", "nw", "u", "d", "in", "out"})
-"""The directions the parser knows as such; every other way out of a room is a word of the cave's own."""
-
 CHASM_SHARED = {
     "southwest_side_of_chasm": ("@rickety_bridge",),
     "northeast_side_of_chasm": ("@rickety_bridge",),
@@ -172,7 +171,10 @@ CHASM_SHARED = {
 }
 
 NAMED_WAYS: tuple[str, ...] = tuple(
-    sorted({way for _kind, _called, _sight, exits in ROOMS.values() for way in exits} - COMPASS_AND_MORE | {"building"})
+    sorted(
+        {way for _kind, _called, _sight, exits in ROOMS.values() for way in exits} - set(DIRECTIONS.values())
+        | {"building"}
+    )
 )
 """Every way out of a room that is a word of its own ("xyzzy", "upstream", "bedquilt"), typed to go there."""
 
@@ -366,7 +368,7 @@ def _poured(action: Action, world: WorldState) -> str | None:
     """The substance an action pours out, if it is a pouring."""
     if action.verb != "pour" or action.direct is None:
         return None
-    return _substance_in(world, action.direct)
+    return substances.substance_in(world, action.direct)
 
 
 def puzzles(action: Action, world: WorldState) -> list[Action]:
@@ -693,18 +695,12 @@ def _standard_kinds() -> tuple[CommandKind, ...]:
     return GRAMMAR
 
 
-def _substance_in(world: WorldState, tag: str) -> str | None:
-    """What a vessel holds (its `contents`), or a source gives (its `source_of`)."""
-    found = world.get(tag, "contents") or world.get(tag, "source_of")
-    return found if isinstance(found, str) else None
-
-
 def _pouring(substance: str) -> CommandKind:
     """ "water the plant", "oil the door": pour what the bottle holds over it."""
 
     def build(r: Request) -> list[Action]:
-        held = [t for t in r.world.descendants(r.actor) if "vessel" in r.world.items[t].qualities]
-        holding = [t for t in held if _substance_in(r.world, t) == substance]
+        held = [t for t in r.world.descendants(r.actor) if substances.is_vessel(r.world, t)]
+        holding = [t for t in held if substances.substance_in(r.world, t) == substance]
         if not holding:
             name = r.world.items[substance].called
             return [
@@ -713,7 +709,7 @@ def _pouring(substance: str) -> CommandKind:
                     checks=(_refusing(f"[agent/s] [have/v] no {name} to pour"),),
                 )
             ]
-        return standard("pour").build(Request(r.actor, r.world, (holding[0],), second=r.obj))
+        return [substances.pour(r.actor, holding[0], r.obj, r.world)]
 
     word = substance.lstrip("@")
     return CommandKind(word, (f"{word} OBJ", f"{word} the OBJ"), build, scope="reachable")

@@ -12,13 +12,16 @@ from server.engine.actions.action import Action, Behave, Configure, Modify, Reas
 from server.engine.actions.preconditions import Refusal
 from server.engine.actions.verbs import go
 from server.engine.english.words import direction_name
+from server.engine.parser import substances
 from server.engine.parser.grammar import GRAMMAR, Builder, CommandKind, Request, Scope
+from server.engine.parser.words import DIRECTIONS
 from server.engine.world.definition import SpinChange, WorldDefinition
 from server.engine.world.items import Actor, Article, Door, Item, Room, SharedThing, Substance, Thing
 from server.engine.world.perception import VISIBLE_AT, Perception
 from server.engine.world.state import WorldState
 
 __all__ = [
+    "DIRECTIONS",
     "GRAMMAR",
     "VISIBLE_AT",
     "Action",
@@ -46,5 +49,6 @@ __all__ = [
     "WorldState",
     "direction_name",
     "go",
+    "substances",
     "verbs",
 ]

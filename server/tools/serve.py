@@ -65,6 +65,7 @@ async def _serve(args: argparse.Namespace) -> int:
     try:
         async with hosted(config, args.host, args.port) as url:
             print(f"listening on {url} (JSON-RPC: POST {url}/rpc, WebSocket {url}/ws)")
+            print(f"to play in a browser, open {url}/")
             print(f"author token: {token}")
             if data is not None and "CURVESHIP_AUTHOR_TOKEN" not in os.environ:
                 print(f"(kept in {data / TOKEN_FILE}: the same at every start)")

@@ -1,0 +1,222 @@
+// The browser's JSON-RPC 2.0 client over GET /ws: a promise per call, notifications as events, reconnect + resume.
+//
+// A call, in order:
+// 1. While the socket is down (opening, or reopening after a drop) the call waits in a queue.
+// 2. It takes the next id; its answer, matched by id, resolves the promise with the result, or rejects it
+//    with an RpcError carrying the server's code and its sentence for people.
+// 3. `join` and `resume` keep the session's token, so a socket opened again can be bound to it again.
+//
+// When the socket drops, calls sent and still waiting for answers are rejected with ConnectionLost (they may
+// or may not have taken effect), while calls not yet sent stay queued; the socket is reopened with a doubling back-off, the session resumed by its token
+// before anything else is sent, and then the calls queued meanwhile go out. Status events say each step.
+
+export class RpcError extends Error {
+  /** The server's answer was an error: its code, its message (a sentence for people) and its data. */
+  constructor(code, message, data) {
+    super(message);
+    this.name = "RpcError";
+    this.code = code;
+    this.data = data;
+  }
+}
+
+export class ConnectionLost extends Error {
+  /** The socket dropped before the answer came: the call may or may not have taken effect. */
+  constructor(method) {
+    super(`The connection dropped before the server answered (${method}).`);
+    this.name = "ConnectionLost";
+  }
+}
+
+export const NO_SESSION = -32002;
+
+export class Connection extends EventTarget {
+  /**
+   * url: the WebSocket's address (ws://host/ws). backoff: the first wait and the longest, in milliseconds.
+   * Events: "status" (detail: {status: "connecting" | "open" | "reconnecting" | "resumed" | "session-lost" |
+   * "closed"}), "notification" (detail: {method, params}), and one event per notification method, too.
+   */
+  constructor(url, { backoff = [250, 4000] } = {}) {
+    super();
+    this.url = url;
+    this.backoff = backoff;
+    this.token = null;
+    this.status = "connecting";
+    this.nextId = 1;
+    this.pending = new Map(); // id -> {method, resolve, reject}
+    this.queue = []; // messages waiting for the socket
+    this.socket = null;
+    this.closed = false;
+    this.wait = backoff[0];
+    this.everOpened = false;
+  }
+
+  /** Open the socket; resolves once it is open (it keeps trying until then). */
+  open() {
+    return new Promise((resolve) => {
+      const opened = (event) => {
+        if (event.detail.status === "open" || event.detail.status === "resumed") {
+          this.removeEventListener("status", opened);
+          resolve();
+        }
+      };
+      this.addEventListener("status", opened);
+      this.connect();
+    });
+  }
+
+  /** Call `method` with named `params`; a promise of its result. */
+  call(method, params = undefined) {
+    const id = this.nextId++;
+    const message = { jsonrpc: "2.0", id, method };
+    if (params !== undefined) message.params = params;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, {
+        method,
+        resolve: (result) => {
+          if (method === "join" && result && result.token) this.token = result.token;
+          resolve(result);
+        },
+        reject,
+      });
+      this.send(message);
+    });
+  }
+
+  /** Bind this connection to a session by its token (after a reload, or a link kept). */
+  async resume(token) {
+    const result = await this.call("resume", { token });
+    this.token = token;
+    return result;
+  }
+
+  /** Forget the session (after `leave`, or when the server no longer knows it). */
+  forget() {
+    this.token = null;
+  }
+
+  close() {
+    this.closed = true;
+    if (this.socket) this.socket.close(1000, "page closed");
+    this.setStatus("closed");
+  }
+
+  // -- inside ------------------------------------------------------------------------------------------
+
+  setStatus(status) {
+    this.status = status;
+    this.dispatchEvent(new CustomEvent("status", { detail: { status } }));
+  }
+
+  send(message) {
+    if (this.socket && this.socket.readyState === WebSocket.OPEN && this.ready) {
+      this.transmit(this.socket, message);
+    } else {
+      this.queue.push(message);
+    }
+  }
+
+  transmit(socket, message) {
+    const call = this.pending.get(message.id);
+    if (call) call.sent = true;
+    socket.send(JSON.stringify(message));
+  }
+
+  connect() {
+    if (this.closed) return;
+    const socket = new WebSocket(this.url);
+    this.socket = socket;
+    this.ready = false;
+    socket.addEventListener("open", () => this.opened(socket));
+    socket.addEventListener("message", (event) => this.received(event.data));
+    socket.addEventListener("close", () => this.dropped(socket));
+  }
+
+  async opened(socket) {
+    this.wait = this.backoff[0];
+    const again = this.everOpened;
+    this.everOpened = true;
+    if (again && this.token) {
+      // The session is bound to the new socket before anything queued goes out, so those calls act for it.
+      const id = this.nextId++;
+      const answer = new Promise((resolve, reject) =>
+        this.pending.set(id, { method: "resume", resolve, reject, sent: true }),
+      );
+      socket.send(JSON.stringify({ jsonrpc: "2.0", id, method: "resume", params: { token: this.token } }));
+      let status = "resumed";
+      try {
+        await answer;
+      } catch (error) {
+        if (error instanceof ConnectionLost) return; // dropped again at once; the next socket tries again
+        status = "session-lost";
+        this.sessionError = error;
+      }
+      this.flush(socket);
+      this.setStatus(status);
+      return;
+    }
+    this.flush(socket);
+    this.setStatus(again ? "resumed" : "open");
+  }
+
+  flush(socket) {
+    this.ready = true;
+    const waiting = this.queue;
+    this.queue = [];
+    for (const message of waiting) this.transmit(socket, message);
+  }
+
+  dropped(socket) {
+    if (socket !== this.socket) return;
+    this.ready = false;
+    // Calls that went out on the lost socket may or may not have been done; those still queued never left.
+    for (const [id, call] of this.pending) {
+      if (!call.sent) continue;
+      call.reject(new ConnectionLost(call.method));
+      this.pending.delete(id);
+    }
+    if (this.closed) return;
+    this.setStatus(this.everOpened ? "reconnecting" : "connecting");
+    const jitter = 0.8 + Math.random() * 0.4; // many pages dropped at once do not all come back at once
+    setTimeout(() => this.connect(), this.wait * jitter);
+    this.wait = Math.min(this.wait * 2, this.backoff[1]);
+  }
+
+  received(text) {
+    let message;
+    try {
+      message = JSON.parse(text);
+    } catch {
+      return; // the server sends JSON only; anything else is not ours to answer
+    }
+    for (const one of Array.isArray(message) ? message : [message]) this.handle(one);
+  }
+
+  handle(message) {
+    if (message.method && message.id === undefined) {
+      const detail = { method: message.method, params: message.params || {} };
+      this.dispatchEvent(new CustomEvent("notification", { detail }));
+      this.dispatchEvent(new CustomEvent(message.method, { detail: detail.params }));
+      return;
+    }
+    let id = message.id;
+    if (id === null || id === undefined) {
+      // The server could not read a message: its answers come in order, so it is the oldest unanswered.
+      id = [...this.pending].find(([, call]) => call.sent)?.[0];
+    }
+    const call = this.pending.get(id);
+    if (!call) return;
+    this.pending.delete(id);
+    if (message.error) {
+      call.reject(new RpcError(message.error.code, message.error.message, message.error.data));
+    } else {
+      call.resolve(message.result);
+    }
+  }
+}
+
+/** The WebSocket address of the server this page came from. */
+export function socketUrl(location) {
+  const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+  return `${scheme}//${location.host}/ws`;
+}
