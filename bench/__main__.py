@@ -15,7 +15,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from bench import dispatch, engine, persistence, play, server, telling
+from bench import bots, dispatch, engine, persistence, play, server, telling
 from bench.measure import Benchmark, Result, Settings, duration
 
 MODULES = {
@@ -25,6 +25,7 @@ MODULES = {
     "persistence": persistence.BENCHMARKS,
     "engine": engine.BENCHMARKS,
     "dispatch": dispatch.BENCHMARKS,
+    "bots": bots.BENCHMARKS,
 }
 
 

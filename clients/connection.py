@@ -7,8 +7,8 @@ A call, in order:
 3. Its answer, matched by id, settles the future: the result decoded into the contract's struct, or a
    CallError with the protocol's code. An error without an id (the server could not read the message)
    settles every call of the oldest message still unanswered, since a socket's messages are answered in order.
-4. `join` keeps the session's token, for HTTP's bearer and for resuming; `resume` keeps the one it was
-   given; `leave` forgets it.
+4. `join` (and `fork`, which plays on in a copy) keeps the session's token, for HTTP's bearer and for
+   resuming; `resume` keeps the one it was given; `leave` forgets it.
 
 When a WebSocket drops: calls still waiting for answers fail with ConnectionLost (they may or may not have
 taken effect); the socket is opened again with backoff and the session resumed; then the calls made
@@ -182,6 +182,18 @@ class Connection:
             yield note
         self._notes.put_nowait(None)  # for any later reader
 
+    def arrived(self) -> list[m.Result]:
+        """The notifications that have arrived and not been read yet, taken at once without waiting (for a reader
+        that polls, such as a bot between turns, instead of iterating `notifications`)."""
+        found: list[m.Result] = []
+        while not self._notes.empty():
+            note = self._notes.get_nowait()
+            if note is None:  # closed: leave the end for any iterator to see
+                self._notes.put_nowait(None)
+                break
+            found.append(note)
+        return found
+
     async def _send(self, calls: Sequence[Call], *, batch: bool, waits: bool = True) -> list[Any]:
         loop = asyncio.get_running_loop()
         deadline = loop.time() + self.outage
@@ -287,7 +299,7 @@ class Connection:
             result = msgspec.convert(raw, spec.result)
         except msgspec.ValidationError as error:
             return CallError(Code.INTERNAL_ERROR, f"the answer to {pending.method} breaks the contract: {error}")
-        if isinstance(result, m.JoinResult):
+        if isinstance(result, m.JoinResult | m.ForkResult):
             self.token = result.token
         elif pending.method == "resume":
             self.token = pending.params["token"]

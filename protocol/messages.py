@@ -179,6 +179,22 @@ class JoinResult(Result):
     blocks: list[Block]
 
 
+class ForkResult(Result):
+    """A new instance, a copy of the caller's at its turn, and the caller's session in it (a new token)."""
+
+    token: str
+    """The new session's token: the caller plays on in the copy as the same actor, its spin and what it was
+    told kept; the session it forked from stays where it was, seated in the original."""
+    instance: str
+    """The new instance: the same world, seed, log, saves and undo as the original, played by the caller
+    alone (every other actor keeps to its script there)."""
+    actor: str
+    turn: int
+    """The turn the copy is at: the original's when it was forked."""
+    origin: str
+    """The instance it was copied from."""
+
+
 class ResumeResult(Result):
     instance: str
     actor: str
@@ -234,6 +250,14 @@ class StateResult(Result):
     player may use only its own actor."""
     concepts: list[str] = msgspec.field(default_factory=list)
     """The actors whose concepts this session may read with `concept`."""
+    score: int = 0
+    """Points scored so far, in a world that keeps a score (0 in one that keeps none); the `score` directive
+    says the same in words."""
+    max_score: int = 0
+    """The points the world offers in all (0: it keeps no score). A story that ended with every point is won."""
+    moves: int = 0
+    """The turns this session's actor has taken: its commands that passed the time (not directives, nor
+    commands the parser could not make out)."""
 
 
 class VocabularyResult(Result):

@@ -132,6 +132,14 @@ METHODS: tuple[Method, ...] = (
         session=True,
         errors=(Code.UNKNOWN, Code.FORBIDDEN),
     ),
+    Method(
+        "fork",
+        m.NoParams,
+        m.ForkResult,
+        "Copy the instance at its turn into a new one, and play on there as the same actor; the original stays.",
+        session=True,
+        # -32006 also when the server holds as many instances as it may
+    ),
     Method("actions", m.NoParams, m.ActionsResult, "Commands that would succeed now for the actor.", session=True),
     Method(
         "state",

@@ -36,6 +36,7 @@ from server.catalog import load_spin, load_world, spin_names, world_names
 from server.engine.errors import EngineError, Forbidden, SpinError, StoryEnded, TemplateError, UnknownName
 from server.engine.narrator import Telling, render
 from server.engine.player import Player
+from server.engine.snapshot import capture, resume
 from server.engine.spin import spun
 from server.engine.story import Story, Turn
 from server.engine.trees import Node, listing
@@ -402,6 +403,41 @@ class Host:
         )
         return session, result
 
+    async def fork(self, session: Session) -> tuple[Session, m.ForkResult]:
+        """A new instance, a copy of the session's at its turn (world, seed, log, saves, undo), and a new session
+        in it for the same actor, with the session's spin and what it was told: the caller plays on there
+        alone (the copy's other actors keep to their scripts). The original is left as it was."""
+        if len(self.instances) >= self.limits.instances:
+            most = self.limits.instances
+            raise RpcError(
+                Code.RATE_LIMITED,
+                f"this server holds as many instances as it may ({most}): leave a fork, or join an instance",
+                {"limit": "instances", "max": most},
+            )
+        original = session.instance
+        async with original.lock:
+            story = _copied(original.story)
+            player = Player(story, session.actor, author=session.author, named_spins=load_spin)
+            player.spin, player.discourse = session.player.spin, session.player.discourse
+        for actor in sorted(story.simulation.played - {session.actor}):
+            story.release(actor)  # nobody plays them in the copy
+        if story.definition.interactive:
+            story.take(session.actor)
+        taken = {**self.instances, **(self.keeper.stale if self.keeper else {})}
+        instance = Instance(id=_new_id(taken), world=original.world, seed=original.seed, story=story)
+        token = secrets.token_urlsafe(24)
+        forked = Session(token, instance, session.actor, session.name, session.author, player)
+        instance.sessions[token] = forked
+        if self.keeper is not None:
+            async with instance.lock:  # stored like a new instance, with its whole log and the new session
+                await self.keeper.created(instance, spin_settings(story.spin))
+        self.instances[instance.id] = instance
+        self.sessions[token] = forked
+        result = m.ForkResult(
+            token=token, instance=instance.id, actor=session.actor, turn=story.turn, origin=original.id
+        )
+        return forked, result
+
     def session(self, token: str | None) -> Session:
         session = self.sessions.get(token or "")
         if session is None:
@@ -560,6 +596,8 @@ class Host:
         async with instance.lock:
             world = instance.story.simulation.world
             room = world.room_of(session.actor)
+            keeper = instance.story.definition.score
+            points, most = keeper(world) if keeper is not None else (0, 0)
             return m.StateResult(
                 instance=instance.id,
                 world=instance.world,
@@ -574,6 +612,9 @@ class Host:
                 interactive=instance.story.definition.interactive,
                 focalizers=session.player.focalizers(),
                 concepts=session.player.readable_concepts(),
+                score=points,
+                max_score=most,
+                moves=_moves(instance.story, session.actor),
             )
 
     async def vocabulary(self, session: Session) -> m.VocabularyResult:
@@ -703,6 +744,28 @@ def _node(node: Node) -> m.Node:
 
 def _title(room: Item | None) -> str:
     return room.title if isinstance(room, Room) else ""
+
+
+def _moves(story: Story, actor: str) -> int:
+    """The turns `actor` took: those in which something it was commanded to do happened (or was tried)."""
+    events = story.simulation.events
+    # Turn 0 is the opening, in which each playable actor looks around: no move of anyone's.
+    return len(
+        {event.turn for event in events if event.turn and event.cause == "command" and event.action.agent == actor}
+    )
+
+
+def _copied(story: Story) -> Story:
+    """The story as it stands, as a new one: resumed from a snapshot of it, or, while a question waits for its
+    answer (no snapshot then), rebuilt by replaying its log. Either is exact: the engine is deterministic."""
+    if story.settled:
+        return resume(story.definition, capture(story))
+    copy = Story(story.definition, seed=story.seed, spin=story.spin)
+    if not story.definition.interactive:
+        copy.run_to_end()
+    copy.apply(tuple(story.log))
+    copy.saves = dict(story.saves)
+    return copy
 
 
 def _where(story: Story) -> tuple[int, int]:

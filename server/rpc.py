@@ -57,6 +57,7 @@ Handler = Callable[[Caller, Any], Awaitable[m.Result]]
 COSTS: dict[str, Callable[[Host, Any], int]] = {
     "command": lambda host, params: host.weigh(params.text),  # a turn for each command of the line
     "create": lambda host, params: CREATE_COST,
+    "fork": lambda host, params: CREATE_COST,  # a new instance, as create makes
 }
 """What a call takes from its caller's allowance, in requests, where it is not one."""
 
@@ -152,6 +153,15 @@ async def _join(caller: Caller, params: m.JoinParams) -> m.Result:
     return result
 
 
+async def _fork(caller: Caller, session_params: tuple[Session, m.NoParams]) -> m.Result:
+    """The caller plays on in the copy: a socket is bound to the new session, as join binds it."""
+    session, result = await caller.host.fork(session_params[0])
+    if caller.bind is not None:
+        caller.bind(session)
+        caller.session = session
+    return result
+
+
 async def _resume(caller: Caller, params: m.ResumeParams) -> m.Result:
     session, result = await caller.host.resume(params.token)
     if caller.bind is not None:
@@ -179,6 +189,7 @@ def methods() -> dict[str, Callable[..., Awaitable[Result]]]:
         "restart": lambda c, sp: c.host.restart(sp[0]),
         "save": lambda c, sp: c.host.save(sp[0], sp[1].name),
         "restore": lambda c, sp: c.host.restore(sp[0], sp[1].name),
+        "fork": _fork,
         "actions": lambda c, sp: c.host.actions(sp[0]),
         "state": lambda c, sp: c.host.state(sp[0]),
         "vocabulary": lambda c, sp: c.host.vocabulary(sp[0]),

@@ -149,6 +149,9 @@ def test_names_pick_modules_or_single_benchmarks():
         "persistence.durable",
         "engine.turn",
         "dispatch.rpc",
+        "bots.load",
+        "bots.env",
+        "bots.fork",
     ]
     assert list(cli.chosen(["telling"])) == ["telling.scaling", "telling.robbery"]
     assert list(cli.chosen(["robbery"])) == ["telling.robbery"]
@@ -234,3 +237,20 @@ def test_dispatch_benchmark_costs_each_request():
     result = dispatch.dispatch(Settings(requests=5))
     assert set(result) == set(dispatch.CALLS) and all(_positive(cost) for cost in result.values())
     assert "µs" in dispatch.report(result)
+
+
+def test_bots_benchmarks_load_step_and_fork():
+    from bench import bots
+
+    tiny = Settings(players=2, seconds=0.6, commands=40)
+    loaded = bots.load(tiny)
+    assert [run["players"] for run in loaded["runs"]] == [1, 2, 8]
+    assert all(run["commands"] > 0 and run["server"]["rss_bytes"] > 0 for run in loaded["runs"])
+    assert "8 players / 2 instances" in bots.report_load(loaded)
+    stepped = bots.environment(tiny)
+    assert stepped["steps"] == 20 and _positive(stepped["over_socket"]["steps_per_second"])
+    assert stepped["vector_of_8_over_socket"]["steps"] == 16
+    forked = bots.fork(tiny)
+    assert [r["turns"] for r in forked["turns"]] == [1, 2, 20] and all(
+        _positive(r["median_s"]) for r in forked["turns"]
+    )

@@ -83,7 +83,7 @@ def test_play_an_interactive_world_with_auto_then_piped_lines():
     assert "\n> w\n" in done.stdout and "\n> read message\n" in done.stdout
     assert "YOU HAVE WON" in done.stdout
     assert "*** The story has ended." in done.stdout
-    assert "This story keeps no score." in done.stdout  # directives still answer after the ending
+    assert "You have scored 2 out of a possible 2." in done.stdout  # directives still answer after the ending
     assert "\nThe story has ended. You may undo, restart, or recount.\n" in done.stdout  # a command does not
 
 

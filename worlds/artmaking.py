@@ -48,6 +48,11 @@ def self_regard(action: Action, world: WorldState) -> list[Action]:
     return [Behave(verb="regard", agent=action.agent, template=SELF_PORTRAIT, witnessed="agent", salience=0.5)]
 
 
+def score(world: WorldState) -> tuple[int, int]:
+    """The breakthrough is the one point there is: the sculpture punctured."""
+    return int(world.get("@sculpture", "intact") is False), 1
+
+
 ITEMS = (
     Room(
         tag="@studio",
@@ -133,4 +138,5 @@ WORLD = WorldDefinition(
         leave_be(("@walls", "@floor", "@door"), "[direct/s] [be/not/v] the work; the sculpture [be/v]"),
     ),
     commands=(through(),),
+    score=score,
 )

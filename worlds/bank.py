@@ -525,6 +525,13 @@ def guard(actor: str, world: WorldState, tick: int, rng: random.Random) -> Actio
     return None
 
 
+def score(world: WorldState) -> tuple[int, int]:
+    """The robber's story, scored: a point for the threat (the gun brandished, or the money demanded), one for
+    the bag in hand, one for getting away with it: three."""
+    points = (_threatening(world), world.get(ROBBER, "bagged"), world.get(ROBBER, "away"))
+    return sum(1 for point in points if point), 3
+
+
 # -- the world's own rules -------------------------------------------------------------------------------
 
 
@@ -541,6 +548,8 @@ def keep_track(action: Action, world: WorldState) -> list[Action]:
             return _notes(world, ROBBER, demanded=True)
         if verb == "turn" and action.direct == GUARD:
             return _notes(world, ROBBER, turned=True)
+        if isinstance(action, Configure) and action.direct == BAG and action.destination() == ("of", ROBBER):
+            return _notes(world, ROBBER, bagged=True)
         if verb == "surrender" and in_the_lobby:
             return _notes(world, ROBBER, surrendered=True)
         if verb in ("fume", "urge", "shout", "vault"):
@@ -641,6 +650,7 @@ def getaway(action: Action, world: WorldState) -> list[Action]:
     if action.destination()[1] != STREET or world.parent(BAG) != ROBBER:
         return []
     return [
+        *_notes(world, ROBBER, away=True),  # before the ending, after which nothing happens
         Behave(
             verb="escape",
             agent=ROBBER,
@@ -648,7 +658,7 @@ def getaway(action: Action, world: WorldState) -> list[Action]:
             template="[agent/s] [hurry/v] off down the street with [direct/o] under [agent's] arm",
             salience=0.9,
             final=True,
-        )
+        ),
     ]
 
 
@@ -1074,4 +1084,5 @@ WORLD = WorldDefinition(
     reactions=(keep_track, noise_wakes_the_guard, newcomer_noticed, shots, tears, getaway),
     refusals=REFUSALS,
     commands=COMMANDS,
+    score=score,
 )

@@ -8,6 +8,7 @@ from server.engine.authoring import (
     Actor,
     Behave,
     CommandKind,
+    Configure,
     Item,
     Modify,
     Perception,
@@ -78,19 +79,43 @@ def blunder(action: Action, world: WorldState) -> Reason | None:
 
 
 def read_message(action: Action, world: WorldState) -> list[Action]:
-    """Reading the message ends the story: won if it is legible, lost if it was trampled."""
+    """Reading the message ends the story: won if it is legible (a point, noted first: nothing happens after
+    the ending), lost if it was trampled."""
     if action.verb != "read" or action.direct != "@message":
         return []
     if world.get("@message", "disturbed") < DISTURBED_TOO_MUCH:
         ending = "the message, neatly marked in the sawdust, [read/v]: [begin-caps]you have won[end-caps]"
         verb = "win"
+        noted = note(world, "@message", "read")
     else:
         ending = (
             "the message [have/v] been trampled almost to nothing; only a few words [remain/2/v]: "
             "[begin-caps]you have lost[end-caps]"
         )
-        verb = "lose"
-    return [Behave(verb=verb, agent=action.agent, template=ending, salience=0.9, final=True)]
+        verb, noted = "lose", []
+    return [*noted, Behave(verb=verb, agent=action.agent, template=ending, salience=0.9, final=True)]
+
+
+# -- the score, as the standard specification keeps it ------------------------------------------------------
+
+
+def note(world: WorldState, tag: str, feature: str) -> list[Action]:
+    """Silent bookkeeping (never told): `feature` of `tag` becomes true, once; a point is kept by it."""
+    if world.get(tag, feature):
+        return []
+    return [Modify(verb="note", agent=tag, feature=feature, value=True, salience=0.0)]
+
+
+def hanging(action: Action, world: WorldState) -> list[Action]:
+    """The cloak hung on the hook earns its point the first time, and keeps it if it is taken down again."""
+    if isinstance(action, Configure) and action.direct == "@cloak" and action.destination() == ("on", "@hook"):
+        return note(world, "@cloak", "hung")
+    return []
+
+
+def score(world: WorldState) -> tuple[int, int]:
+    """A point for hanging the cloak, one for reading the message: two in all."""
+    return int(bool(world.get("@cloak", "hung"))) + int(bool(world.get("@message", "read"))), 2
 
 
 def _not_in_cloakroom(action: Action, world: WorldState) -> bool:
@@ -288,5 +313,7 @@ WORLD = WorldDefinition(
     spin={"narratee": "@operagoer"},
     prologue="Hurrying through the rainswept November night, you are glad to see the lights of the opera house.",
     refusals=REFUSALS,
+    reactions=(hanging,),
     commands=COMMANDS,
+    score=score,
 )

@@ -7,6 +7,7 @@ from server.engine.authoring import (
     Actor,
     Behave,
     CommandKind,
+    Configure,
     Item,
     Modify,
     Request,
@@ -46,6 +47,28 @@ def what_it_holds(action: Action, world: WorldState) -> list[Action]:
     if world.get(vessel, "holding") == holding:
         return []
     return [Modify(verb="note", agent=vessel, feature="holding", value=holding, salience=0.0)]
+
+
+# -- the score: Cloak's two points, and one for the mime -----------------------------------------------------
+
+
+def scoring(action: Action, world: WorldState) -> list[Action]:
+    """Light to read by, noted the first time it is brought (the cloak hung up, or the lamp lit), and the
+    ticket handed to the mime, who has been waiting for someone to take it from."""
+    if isinstance(action, Configure) and action.direct == "@cloak" and action.destination() == ("on", "@hook"):
+        return cloak.note(world, "@message", "lit")
+    switched_on = isinstance(action, Modify) and action.feature == "on" and action.value is True
+    if switched_on and action.direct == "@lamp":
+        return cloak.note(world, "@message", "lit")
+    if isinstance(action, Configure) and action.direct == "@ticket" and action.destination() == ("of", "@mime"):
+        return cloak.note(world, "@ticket", "given")
+    return []
+
+
+def score(world: WorldState) -> tuple[int, int]:
+    """A point for bringing light (cloak or lamp), one for the ticket, one for reading the message: three."""
+    points = [world.get("@message", "lit"), world.get("@ticket", "given"), world.get("@message", "read")]
+    return sum(1 for point in points if point), 3
 
 
 # -- drinking from the basin, and from what one holds --------------------------------------------------------
@@ -165,7 +188,8 @@ WORLD = WorldDefinition(
     prologue="A rainswept November night, and the lights of the opera house shine out across the wet street.",
     timeline=((1, MIME_WAKES),),
     scripts={"@mime": mime},
-    reactions=(what_it_holds,),
+    reactions=(what_it_holds, scoring),
     refusals=cloak.REFUSALS,
     commands=COMMANDS,
+    score=score,
 )

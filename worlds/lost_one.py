@@ -250,6 +250,11 @@ def _notes(world: WorldState, **values: Any) -> list[Action]:
     ]
 
 
+def score(world: WorldState) -> tuple[int, int]:
+    """The one point there is: meeting the friend, who comes to the center only for that."""
+    return int(world.room_of("@friend") == "@center"), 1
+
+
 SPIN_BY_DISTANCE: tuple[dict[str, Any], ...] = (
     {"narratee": "@visitor", "time": "during", "filters": (), "time_words": False, "order": "chronicle"},
     {"narratee": "@visitor", "time": "after", "filters": (), "time_words": False, "order": "chronicle"},
@@ -414,4 +419,5 @@ WORLD = WorldDefinition(
     scripts={"@punk": punk, "@boy": boy, "@collector": trash_collector, "@flaneur": flaneur, "@visitor": visitor},
     reactions=(drift,),
     dynamic_spin=distance_spin,
+    score=score,
 )

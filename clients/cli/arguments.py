@@ -1,4 +1,4 @@
-"""The `curveship` command line's words: tell, play, serve and export, their arguments and options."""
+"""The `curveship` command line's words: tell, play, serve, load and export, their arguments and options."""
 
 from __future__ import annotations
 
@@ -71,6 +71,13 @@ def parser() -> argparse.ArgumentParser:
         "--author", action="store_true", help="connections from this machine act as authors (no token needed)"
     )
     serve.set_defaults(command="serve")
+
+    load = commands.add_parser(
+        "load",
+        help="simulated players against a server, for a while: throughput and latency as JSON (--help for more)",
+        add_help=False,  # listed here; main hands it every word after it (clients/bots/load.py reads them)
+    )
+    load.set_defaults(command="load")
 
     export = commands.add_parser(
         "export",

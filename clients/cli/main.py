@@ -21,10 +21,15 @@ USAGE_CODES = (Code.UNKNOWN, Code.INVALID_PARAMS)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    words = list(sys.argv[1:] if argv is None else argv)
+    if words[:1] == ["load"]:  # every word after it is the load generator's, options and all
+        from clients.bots.load import main as run_load
+
+        return run_load(words[1:], prog="curveship load")
     made = parser()
     # Options may come among the spins (`curveship tell robbery hesitant --seed 3 time=after`): argparse stops
     # taking spins at the option, so the words after it come back as extras and are spins too.
-    args, extras = made.parse_known_args(argv)
+    args, extras = made.parse_known_args(words)
     unknown = [word for word in extras if word.startswith("-")]
     if unknown or (extras and not hasattr(args, "spin")):
         made.error(f"unrecognized arguments: {' '.join(unknown or extras)}")

@@ -145,7 +145,7 @@ def test_directives_exits_inputs_ticks_light_score_title_help():
     assert player.command("inputs").text == "1. w\n2. xyzzy\n3. e"
     assert player.command("ticks").text == "3 ticks, 2 turns."
     assert player.command("light level").text == "The light level here is 0.50."
-    assert player.command("score").text == "This story keeps no score."
+    assert player.command("score").text == "You have scored 0 out of a possible 2."
     assert player.command("title").text.startswith("Cloak of Darkness")
     helped = player.command("help").text
     assert "undo" in helped and "world tree" in helped

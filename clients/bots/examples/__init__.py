@@ -1,0 +1,1 @@
+"""Example bots, each runnable with one command: `python -m clients.bots.examples.NAME --help`."""
