@@ -20,6 +20,7 @@ from dataclasses import replace
 
 from server.engine.authoring import (
     DIRECTIONS,
+    GRAMMAR,
     VISIBLE_AT,
     Action,
     Actor,
@@ -691,8 +692,6 @@ def _no_way(name: str) -> str:
 
 
 def _standard_kinds() -> tuple[CommandKind, ...]:
-    from server.engine.parser.grammar import GRAMMAR
-
     return GRAMMAR
 
 
