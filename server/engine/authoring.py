@@ -13,7 +13,8 @@ from server.engine.actions.preconditions import Refusal
 from server.engine.actions.verbs import go
 from server.engine.english.words import direction_name
 from server.engine.parser import substances
-from server.engine.parser.grammar import GRAMMAR, Builder, CommandKind, Request, Scope
+from server.engine.parser.grammar import GRAMMAR
+from server.engine.parser.kinds import Builder, CommandKind, Request, Scope
 from server.engine.parser.words import DIRECTIONS
 from server.engine.world.definition import SpinChange, WorldDefinition
 from server.engine.world.items import Actor, Article, Door, Item, Room, SharedThing, Substance, Thing

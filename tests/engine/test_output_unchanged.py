@@ -145,6 +145,8 @@ GOLDEN = {
     "lost_one": "95faa09cf390382b78ed736329083907ad8235a2f5904644ca366a655e6d104f",
     "bank": "6cf21ddccdb6e62583dfe11ffdd3146a2551fb7510fc0b818caaa64c81ccad16",
     "robbery": "16b9ecf1f6077da5600f38e7aedd01c2906504f0dd71a0ca2b752fac3d27fc8e",
+    # Adventure's, taken at b9ea9ae (the adventure branch, before the parser split and the speed-ups reached it).
+    "adventure": "47c959f4323c90da4c5c4f700c9bf25b4caaa770ee0d57ce9d7048115e213954",
 }
 
 

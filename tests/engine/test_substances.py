@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from server.engine.parser import substances
-from server.engine.parser.grammar import CommandKind, Request
+from server.engine.parser.kinds import CommandKind, Request
 from server.engine.player import Player
 from server.engine.story import Story
 from server.engine.world.definition import WorldDefinition

@@ -1,5 +1,5 @@
 """What the server says of itself holds: every error a method answers with is among those its OpenRPC entry
-lists; a spin given at creation is each joiner's telling, through their own actor; GET / says where to go."""
+lists; a spin given at creation is each joiner's telling, through their own actor."""
 
 from __future__ import annotations
 
@@ -187,15 +187,3 @@ async def test_an_author_keeps_the_creation_spin(server: Server) -> None:
 
 
 # -- GET / ----------------------------------------------------------------------------------------------------
-
-
-async def test_the_root_says_there_is_no_browser_client_yet_and_where_to_go(server: Server) -> None:
-    async with server.http.get(server.url + "/") as response:
-        if response.status == 200:
-            return  # the browser client is built
-        assert response.status == 404 and response.content_type == "text/plain"
-        text = await response.text()
-    assert "no browser client" in text
-    for route in ("/rpc", "/ws", "/openrpc.json", "/health"):
-        assert f" {route} " in text
-    assert f"--server {server.url}" in text

@@ -27,7 +27,8 @@ from server.engine.world.items import Room, Sense
 from server.engine.world.state import WorldState
 
 __all__ = ["ABBREVIATIONS", "GRAMMAR", "SLOTS", "Builder", "CommandKind", "Request", "Scope", "verb_of"]
-"""What a world's own commands are made of is named in `kinds`; it is also here, where worlds look for it."""
+"""What a world's own commands are made of is defined in `kinds` (and offered by `authoring`); it is named here
+too, for world files that import it from the grammar."""
 
 
 def _each(make: Callable[[str, str], Action]) -> Builder:

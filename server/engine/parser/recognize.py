@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import random
+import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -56,14 +57,19 @@ The root is made afresh for each story, so it is compared by value."""
 _KEPT = 16
 
 
+_BUILDING = threading.Lock()
+"""Stories may be made in more than one thread (a server restoring instances while it serves)."""
+
+
 def _built(items: Mapping[str, Item], grammar: Sequence[CommandKind]) -> tuple[Lexicon, WordOrders]:
     key = (*(0 if tag == ROOT else id(item) for tag, item in items.items()), -1, *map(id, grammar))
-    found = _BUILT.pop(key, None)
-    if found is None or found[0] != tuple(items.values()):
-        found = (tuple(items.values()), tuple(grammar), lexicon_of(items, grammar), word_orders(grammar))
-    _BUILT[key] = found  # the most recently used last
-    while len(_BUILT) > _KEPT:
-        del _BUILT[next(iter(_BUILT))]
+    with _BUILDING:
+        found = _BUILT.pop(key, None)
+        if found is None or found[0] != tuple(items.values()):
+            found = (tuple(items.values()), tuple(grammar), lexicon_of(items, grammar), word_orders(grammar))
+        _BUILT[key] = found  # the most recently used last
+        while len(_BUILT) > _KEPT:
+            del _BUILT[next(iter(_BUILT))]
     return found[2], found[3]
 
 

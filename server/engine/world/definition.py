@@ -16,7 +16,7 @@ from server.engine.world.state import WorldState
 if TYPE_CHECKING:
     from server.engine.actions.action import Action
     from server.engine.actions.preconditions import Refusal
-    from server.engine.parser.grammar import CommandKind
+    from server.engine.parser.kinds import CommandKind
     from server.engine.world.state import WorldState
 
 Script = Callable[[str, "WorldState", int, random.Random], "Action | None"]
