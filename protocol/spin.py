@@ -14,6 +14,10 @@ ActorTag = Annotated[str, Meta(pattern=r"^@\w+$")]
 PersonTag = Annotated[str, Meta(pattern=r"^(@\w+|focalizer)$")]
 """A narrator or narratee: an actor's tag, or the role `focalizer`, whoever the story is told through."""
 Fraction = Annotated[float, Meta(ge=0.0, le=1.0)]
+EventTime = Annotated[float, Meta(gt=-1e15, lt=1e15)]
+"""A time of narrating between events (before the first, -0.5, is a prophecy): any finite number, so `nan`
+and `inf` are refused wherever they are typed (over JSON they would arrive as null; typed at the prompt they
+would reach the narrator)."""
 
 TimeOfNarrating = Literal["before", "during", "after"]
 Order = Literal["chronicle", "retrograde", "achrony", "analepsis", "syllepsis"]
@@ -68,7 +72,7 @@ class Spin(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True
         ),
     ] = None
     time: Annotated[
-        TimeOfNarrating | float,
+        TimeOfNarrating | EventTime,
         Meta(
             description='Time of narrating (stage: tense). during: present, "The teller laughs."; after: past, '
             '"The teller laughed."; before: future, prophecy, "The teller will laugh."; a number between two '
@@ -208,6 +212,8 @@ def _alternatives(hint: Any) -> list[str]:
             return _alternatives(args[0])  # only a description
         if args[0] is str:
             return _PATTERNS[meta.pattern]
+        if args[0] is float and meta.le is None and meta.ge is None:
+            return ["an event number such as 6.5"]
         if args[0] is float:
             return [f"a number from {meta.ge:g} to {meta.le:g}"]
         return [f"a whole number of at least {meta.ge}"]

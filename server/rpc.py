@@ -21,6 +21,7 @@ import asyncio
 import contextlib
 import inspect
 import logging
+import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
@@ -151,7 +152,25 @@ def _decode(kind: type[m.Message], params: dict[str, Any]) -> Any:
         if where is None and "field `" in text:
             where = text.split("field `", 1)[1].split("`", 1)[0]
         data = {"field": where or "params", "reason": text}
-        raise RpcError(Code.INVALID_PARAMS, f"invalid params: {text}", data) from None
+        raise RpcError(Code.INVALID_PARAMS, _worded(text, where), data) from None
+
+
+_LENGTH = re.compile(r"of length (<=|>=) (\d+)")
+_NAMED = {"text": "A command", "template": "A template", "name": "A name", "world": "A world's name"}
+"""What a field holds, as a player would call it, for the sentences below."""
+
+
+def _worded(text: str, field: str | None) -> str:
+    """A params error as a sentence a player can be shown: a line too long says so and how long one may be
+    (the validator's own words stay in `data.reason`); anything else keeps them."""
+    length = _LENGTH.search(text)
+    if length is not None and field is not None and "[" not in field:
+        what = _NAMED.get(field, f"The {field}")
+        bound, most = length.groups()
+        if bound == "<=":
+            return f"{what} may be at most {most} characters long; that one is longer."
+        return f"{what} must be at least {most} characters long."
+    return f"invalid params: {text}"
 
 
 def _rate(session: Session, limits: Limits, cost: int = 1) -> None:

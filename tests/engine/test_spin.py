@@ -262,3 +262,12 @@ def test_describe_lists_every_field_once():
     lines = describe(spin_from_words(Spin(), ["told_and_focalized_by_guard"])).splitlines()
     assert [line.split(" = ")[0] for line in lines] == list(SPIN_FIELDS)
     assert "narrator = @guard" in lines and "time = after" in lines and "filters = none" in lines
+
+
+@pytest.mark.parametrize("typed", ["nan", "inf", "-inf"])
+def test_a_time_that_is_no_event_number_is_refused_however_it_is_typed(typed):
+    """`spin time nan` at the prompt was taken (and over JSON a nan became null): every reading refuses it."""
+    with pytest.raises(SpinError, match=f"'{typed}' is a bad value for time"):
+        spin_from_words(Spin(), [f"time={typed}"])
+    with pytest.raises(SpinError, match=f"'{typed}' is a bad value for time"):
+        spin_from_words(Spin(), ["time", typed])

@@ -387,3 +387,11 @@ async def test_too_large_over_websocket_keeps_the_socket(start: Any) -> None:
     await socket.send({"jsonrpc": "2.0", "method": "command", "id": 1, "params": {"text": "look " * 2000}})
     error_of(await socket.receive(), -32007)
     assert (await socket.ok("command", text="w"))["turn"] == 1
+
+
+async def test_a_line_too_long_is_told_in_a_sentence_with_the_validators_words_in_the_data(client: Any) -> None:
+    await client.play("cloak")
+    error = await client.fail(-32602, "command", text="look " * 500)
+    assert error["message"] == "A command may be at most 2000 characters long; that one is longer."
+    assert error["data"]["field"] == "text" and "2000" in error["data"]["reason"]
+    assert (await client.ok("command", text="w"))["turn"] == 1  # nothing of it was done, and play goes on
