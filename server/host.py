@@ -831,17 +831,7 @@ class Host:
     async def vocabulary(self, session: Session) -> m.VocabularyResult:
         async with session.instance.lock:
             names = session.player.known_names()
-        words = _standard_words()
-        return m.VocabularyResult(
-            verbs=words.verbs,
-            particles=words.particles,
-            directed=words.directed,
-            looking=words.looking,
-            directions=words.directions,
-            directives=words.directives,
-            names=names,
-            separators=SEPARATORS,
-        )
+        return vocabulary_result(names)
 
     async def realize(self, session: Session, params: m.RealizeParams) -> m.RealizeResult:
         player = session.player
@@ -932,6 +922,21 @@ def _told_by(story: Story, actor: str, author: bool) -> Spin:
 def _standard_words() -> Words:
     """Read off the grammar once: it is the same for every world and session."""
     return standard_words()
+
+
+def vocabulary_result(names: list[str]) -> m.VocabularyResult:
+    """The `vocabulary` answer: every story's words, and `names`, those of what one actor knows."""
+    words = _standard_words()
+    return m.VocabularyResult(
+        verbs=words.verbs,
+        particles=words.particles,
+        directed=words.directed,
+        looking=words.looking,
+        directions=words.directions,
+        directives=words.directives,
+        names=names,
+        separators=SEPARATORS,
+    )
 
 
 MAX_SPINS = 16

@@ -8,7 +8,6 @@ import os
 import subprocess
 import sys
 import time
-import urllib.request
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,6 +17,7 @@ import pytest_asyncio
 from aiohttp import web
 
 from server.app import SOCKETS, Config, create_app
+from tests.processes import wait_for_health
 
 ROOT = Path(__file__).resolve().parents[2]
 AUTHOR = "author-token-of-the-client-tests"
@@ -129,7 +129,7 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
         lines.append(line.rstrip("\n"))
     url = lines[0].split()[2]
     token = next(line for line in lines if line.startswith("author token: ")).split(": ", 1)[1]
-    _wait_for_health(url)
+    wait_for_health(url, time.monotonic() + WAIT)
     try:
         yield Served(url, token, lines)
     finally:
@@ -137,16 +137,3 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
         with contextlib.suppress(subprocess.TimeoutExpired):
             process.wait(timeout=10)
         process.kill()
-
-
-def _wait_for_health(url: str) -> None:
-    deadline = time.monotonic() + WAIT
-    while True:
-        try:
-            with urllib.request.urlopen(f"{url}/health", timeout=1) as answer:
-                if answer.status == 200:
-                    return
-        except OSError:
-            if time.monotonic() > deadline:
-                raise
-        time.sleep(0.05)

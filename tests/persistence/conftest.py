@@ -11,7 +11,6 @@ import itertools
 import json
 import os
 import signal
-import socket
 import sqlite3
 import subprocess
 import sys
@@ -30,6 +29,7 @@ from protocol.spin import apply
 from server.catalog import load_spin, load_world
 from server.engine.player import Player
 from server.engine.story import Story, Turn
+from tests.processes import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 AUTHOR = "the-author-token-of-the-persistence-tests"
@@ -47,12 +47,6 @@ class Failed(AssertionError):
 
 
 # -- the server process ----------------------------------------------------------------------------------------
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 def _code(data: Path, port: int, settings: dict[str, Any]) -> str:

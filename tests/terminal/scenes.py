@@ -8,9 +8,8 @@ from typing import Any
 from clients.cli.scene import Scene
 from clients.cli.vocabulary import Vocabulary
 from protocol import messages as m
-from protocol.commands import SEPARATORS
 from protocol.spin import Spin
-from server.engine.vocabulary import standard_words
+from server.host import vocabulary_result
 
 CLOAKROOM_ACTIONS = [
     "look",
@@ -45,21 +44,5 @@ def cloakroom(conn: Any = None) -> Scene:
     return scene
 
 
-def _vocabulary() -> Vocabulary:
-    """The words the server's `vocabulary` gives, read off the engine's grammar as the server reads them."""
-    words = standard_words()
-    return Vocabulary.of(
-        m.VocabularyResult(
-            verbs=words.verbs,
-            particles=words.particles,
-            directed=words.directed,
-            looking=words.looking,
-            directions=words.directions,
-            directives=words.directives,
-            names=[],
-            separators=SEPARATORS,
-        )
-    )
-
-
-VOCABULARY = _vocabulary()
+VOCABULARY = Vocabulary.of(vocabulary_result([]))
+"""The words the server's `vocabulary` gives, made as the server makes them."""

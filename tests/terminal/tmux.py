@@ -14,10 +14,11 @@ import signal
 import subprocess
 import sys
 import time
-import urllib.request
 import uuid
 from collections.abc import Callable
 from pathlib import Path
+
+from tests.processes import wait_for_health
 
 ROOT = Path(__file__).resolve().parents[2]
 WAIT = 20.0
@@ -178,17 +179,7 @@ class Server:
             assert time.monotonic() < deadline, "serve did not say where it listens"
             time.sleep(POLL)
         self.port = int(found.group(1))
-        self._wait_for_health(deadline)
-
-    def _wait_for_health(self, deadline: float) -> None:
-        while True:
-            try:
-                with urllib.request.urlopen(f"{self.url}/health", timeout=1) as answer:
-                    if answer.status == 200:
-                        return
-            except OSError:
-                assert time.monotonic() < deadline, "serve is not healthy"
-                time.sleep(POLL)
+        wait_for_health(self.url, deadline)
 
     def kill(self, signum: int = signal.SIGKILL) -> None:
         assert self.process is not None

@@ -8,17 +8,17 @@ import contextlib
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
+
+from tests.processes import free_port, wait_for_health
 
 CHROMIUM = shutil.which("chromium") or ("/usr/bin/chromium" if Path("/usr/bin/chromium").exists() else None)
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu"]
@@ -81,7 +81,7 @@ class Server:
     def __init__(self, data: Path, *, author: bool = False) -> None:
         self.data = data
         self.author = author
-        self.port = _free_port()
+        self.port = free_port()
         self.process: subprocess.Popen[str] | None = None
         self.printed: list[str] = []
 
@@ -104,7 +104,7 @@ class Server:
             line = self.process.stdout.readline()
             assert line, f"serve ended: {self.printed}"
             self.printed.append(line.rstrip("\n"))
-        _wait_for_health(self.url)
+        wait_for_health(self.url, time.monotonic() + WAIT / 1000)
 
     def kill(self) -> None:
         """Killed outright (SIGKILL), as a crash or an unplugged machine would: no goodbye to any socket."""
@@ -119,26 +119,6 @@ class Server:
         with contextlib.suppress(subprocess.TimeoutExpired):
             self.process.wait(timeout=10)
         self.process.kill()
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
-def _wait_for_health(url: str) -> None:
-    deadline = time.monotonic() + WAIT / 1000
-    while True:
-        try:
-            with urllib.request.urlopen(f"{url}/health", timeout=1) as answer:
-                if answer.status == 200:
-                    return
-        except OSError:
-            if time.monotonic() > deadline:
-                raise
-        time.sleep(0.05)
 
 
 @pytest.fixture(scope="session")
