@@ -357,6 +357,7 @@ def example(field: str) -> str:
     return "on" if first == "true" else first
 
 
-def describe(spin: Spin) -> str:
-    """Every setting of a spin, one `key = value` a line, in the order they are documented."""
-    return "\n".join(f"{field} = {shown(getattr(spin, field))}" for field in SPIN_FIELDS)
+def describe(spin: Spin, fields: Sequence[str] = SPIN_FIELDS) -> str:
+    """A spin's settings (every one, or `fields`), one `key = value` a line, in the order given: how the `spin`
+    directive and the terminal's `:spin` show a spin."""
+    return "\n".join(f"{field} = {shown(getattr(spin, field))}" for field in fields)

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from clients.connection import Connection
 from protocol import messages as m
-from protocol.spin import SPIN_FIELDS, Spin, SpinError, SpinPart, shown, spin_argument
+from protocol.spin import SPIN_FIELDS, SpinError, SpinPart, describe, spin_argument
 
 if TYPE_CHECKING:
     from clients.cli.scene import Scene
@@ -145,11 +145,6 @@ async def spin_words(desk: Desk, words: Sequence[str], *, windows: bool = False)
                 f"({', '.join(SPIN_FIELDS)})"
             )
     return parts, window
-
-
-def describe(spin: Spin, fields: Sequence[str] = SPIN_FIELDS) -> str:
-    """A spin's fields as `key = value` lines, worded as the `spin` directive words them."""
-    return "\n".join(f"{key} = {shown(getattr(spin, key))}" for key in fields)
 
 
 # -- the commands ------------------------------------------------------------------------------------------------

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from clients.cli.meta import Desk, MetaCommands, MetaError, describe, is_meta, spin_words, standard
+from clients.cli.meta import Desk, MetaCommands, MetaError, is_meta, spin_words, standard
 from clients.cli.piped import PipedScreen
-from protocol.spin import Spin
+from protocol.spin import Spin, describe
 from tests.terminal.scenes import cloakroom
 
 
