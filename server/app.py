@@ -22,8 +22,10 @@ from protocol.errors import Code
 from protocol.openrpc import document
 from server import rpc
 from server.connections import RESERVED_DESCRIPTORS, Guard, GuardedSite, raise_descriptor_limit
-from server.host import Host, Limits, Lockout, Session
+from server.host import Host
+from server.limits import Limits, Lockout
 from server.persist import Keeper
+from server.seats import Session
 from server.store import Store
 from server.web import add_browser_client
 

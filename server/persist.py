@@ -43,10 +43,11 @@ from server.engine.player import Player
 from server.engine.snapshot import capture, collector_paused, resume
 from server.engine.story import Logged, Story
 from server.engine.world.definition import WorldDefinition
+from server.seats import Instance, Session
 from server.store import LogEntry, Store, StoredInstance, StoredSession, StoreError, fingerprint
 
 if TYPE_CHECKING:
-    from server.host import Host, Instance, Session
+    from server.host import Host
 
 log = logging.getLogger(__name__)
 
@@ -255,8 +256,6 @@ class Keeper:
     def _bring_back(
         self, host: Host, stored: StoredInstance, definitions: dict[tuple[str, str], WorldDefinition]
     ) -> None:
-        from server.host import Instance
-
         try:
             story = self._story(stored, definitions)
         except StoreError:
@@ -282,8 +281,6 @@ class Keeper:
         )
 
     def _seat(self, host: Host, stored_session: StoredSession) -> None:
-        from server.host import Session
-
         instance = host.instances.get(stored_session.instance)
         if instance is None:  # its instance is not loaded: the session is kept in the store for when it is
             self.parked[stored_session.token] = stored_session.instance

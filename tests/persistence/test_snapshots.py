@@ -17,8 +17,9 @@ import pytest
 
 from protocol import messages as m
 from server.engine.story import Story
-from server.host import Host, Session
+from server.host import Host
 from server.persist import SNAPSHOT_AFTER, Keeper, Restored
+from server.seats import Session
 from server.store import Store
 from tests.persistence.conftest import connect, create, database, read_rows
 
