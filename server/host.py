@@ -31,14 +31,16 @@ from protocol.commands import split_commands
 from protocol.errors import Code, RpcError
 from protocol.spin import Spin
 from server.catalog import load_spin, load_world, spin_library, spin_names, world_names
-from server.engine.narrator import Telling, render
+from server.engine.errors import EngineError
+from server.engine.narrator import Discourse, Telling, render
 from server.engine.player import Player
 from server.engine.snapshot import capture, resume
 from server.engine.story import Story, Turn
 from server.engine.trees import listing
 from server.limits import Bucket, Limits, Lockout
-from server.persist import Keeper, Stale
+from server.persist import Forgetful, Keeps, Stale, since
 from server.seats import Instance, Session
+from server.store import StoredSession
 from server.wire import (
     blocks,
     engine_errors,
@@ -66,7 +68,7 @@ class Host:
         *,
         author_token: str | None = None,
         limits: Limits | None = None,
-        keeper: Keeper | None = None,
+        keeper: Keeps | None = None,
         lockout: Lockout | None = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
@@ -74,8 +76,13 @@ class Host:
         self.clock = clock
         self.lockout = lockout or Lockout(clock=clock)
         """Wrong tokens by address: too many, and that address may show none for a while."""
-        self.keeper = keeper
-        """Writes every change to the store before it is answered; None keeps instances in memory only."""
+        self.keeper: Keeps = keeper or Forgetful()
+        """Writes every change to the store before it is answered (the Forgetful one keeps nothing)."""
+        self.stale: dict[str, Stale] = {}
+        """Stored instances out of service, by id: not brought back (their world changed, their log would not
+        replay), or taken out because a change to them could not be stored."""
+        self.parked: dict[str, str] = {}
+        """Stored sessions whose instance is out of service: token → instance id."""
         self.instances: dict[str, Instance] = {}
         self._making: dict[str, str] = {}
         """Ids of instances being made (their creation awaits the store) → the address making each: counted
@@ -90,7 +97,7 @@ class Host:
 
     def knows_token(self, token: str) -> bool:
         """Whether `token` names a session, live or kept for an instance not loaded."""
-        return token in self.sessions or (self.keeper is not None and token in self.keeper.parked)
+        return token in self.sessions or token in self.parked
 
     # -- catalogue ----------------------------------------------------------------------------------
 
@@ -138,7 +145,7 @@ class Host:
     async def create(self, params: m.CreateParams, *, author: bool = False, caller: str = "") -> m.CreateResult:
         """A new instance. The limits (in all, and per address for all but authors) are checked and its place
         taken before anything is awaited, so creates at once cannot pass them."""
-        taken = {**self.instances, **self._making, **(self.keeper.stale if self.keeper else {})}  # stale ids too
+        taken = {**self.instances, **self._making, **self.stale}  # stale ids too
         instance_id = _new_id(taken)
         self._check_room(author, caller)
         self._making[instance_id] = caller
@@ -191,16 +198,15 @@ class Host:
             kept=author,
             active=self.clock(),
         )
-        if self.keeper is not None:
-            async with instance.lock:
-                await self.keeper.created(instance, spin_settings(story.spin))
+        async with instance.lock:
+            await self.keeper.created(instance, spin_settings(story.spin))
         self.instances[instance.id] = instance
         return m.CreateResult(instance=instance.id)
 
     def instance(self, instance_id: str) -> Instance:
         instance = self.instances.get(instance_id)
         if instance is None:
-            stale = self.keeper.stale.get(instance_id) if self.keeper else None
+            stale = self.stale.get(instance_id)
             if stale is not None:
                 raise RpcError(
                     Code.UNKNOWN, f"instance {instance_id!r} is not loaded: {stale.reason}", {"field": "instance"}
@@ -333,27 +339,93 @@ class Host:
                 if instance.sessions or instance.away or self.instances.get(instance.id) is not instance:
                     continue
                 del self.instances[instance.id]
-                if self.keeper is not None:
-                    await self.keeper.retired(instance)
+                await self.keeper.retired(instance)
         return idle_ones
+
+    def reload(self, only: str | None = None) -> None:
+        """Bring back what the keeper holds (or, `only`, that one instance and its sessions): each instance it
+        could resume is loaded again, the others are out of service (and say why); each stored session is
+        seated in its instance again, or parked until that is loaded. A damaged store raises StoreError."""
+        reloaded = self.keeper.restore(only)
+        for stale in reloaded.stale:
+            self.stale[stale.id] = stale
+        for stored, story in reloaded.stories:
+            self.stale.pop(stored.id, None)
+            self.instances[stored.id] = Instance(
+                id=stored.id,
+                world=stored.world,
+                seed=stored.seed,
+                story=story,
+                creator=stored.creator,
+                kept=stored.kept,
+                active=since(self.clock(), stored.active),
+            )
+        for stored_session in reloaded.sessions:
+            self._reseat(stored_session)
+
+    def _reseat(self, stored: StoredSession) -> None:
+        """A stored session, seated again in its loaded instance (away, if it was detached), or parked."""
+        instance = self.instances.get(stored.instance)
+        if instance is None:  # its instance is not loaded: the session is kept in the store for when it is
+            self.parked[stored.token] = stored.instance
+            return
+        self.parked.pop(stored.token, None)
+        try:
+            player = Player(instance.story, stored.actor, author=stored.author, named_spins=spin_library(stored.author))
+            player.spin = msgspec.convert(stored.spin, Spin)
+            # Checked again as when it was set: a session stored by an older server, or a file edited by
+            # hand, may not tell through an actor, or command one, its player may not use.
+            instance.story.check_spin(player.spin)
+            player.check_focalizer(player.spin)
+        except (EngineError, msgspec.ValidationError) as error:
+            log.warning("session of %s in %s not brought back: %s", stored.name, instance.id, error)
+            return
+        player.discourse = Discourse(mentioned=frozenset(stored.mentioned))
+        session = Session(
+            stored.token,
+            instance,
+            stored.actor,
+            stored.name,
+            stored.author,
+            player,
+            detached=stored.detached,
+            seen=since(time.monotonic(), stored.seen),
+        )
+        # A detached session stays away (its actor was let go, as the log says) until it is resumed.
+        seats = instance.away if session.detached else instance.sessions
+        seats[session.token] = session
+        self.sessions[session.token] = session
+
+    async def revive(self) -> list[str]:
+        """Bring back the instances taken out of service because a change could not be stored, once the store
+        takes a write again (space freed, the disk back): each as it was last stored, its sessions seated
+        again. The ids brought back."""
+        waiting = [id_ for id_, stale in self.stale.items() if stale.retry]
+        if not waiting or not await self.keeper.writable(waiting[0]):
+            return []  # still full, or still failing: the next sweep tries again
+        back = []
+        for id_ in waiting:
+            self.reload(only=id_)
+            if id_ in self.instances:
+                log.info("instance %s back in service: the store takes writes again", id_)
+                back.append(id_)
+        return back
 
     async def _kept(self, instance: Instance, gone: tuple[str, ...] = ()) -> None:
         """Write what changed in `instance` to the store, if there is one, before anything is answered. If it
         cannot be written (a full or failing disk), the change must not be seen as made: the instance is taken
         out of service, and after a restart it is back as it was last stored."""
         instance.active = self.clock()
-        if self.keeper is None:
-            return
         try:
             await self.keeper.changed(instance, gone)
         except Exception:
             log.exception("instance %s: a change could not be stored; taken out of service", instance.id)
             reason = "its last change could not be stored; it is out of service until the store takes writes again"
-            self.keeper.stale[instance.id] = Stale(instance.id, instance.world, reason, retry=True)
+            self.stale[instance.id] = Stale(instance.id, instance.world, reason, retry=True)
             self.instances.pop(instance.id, None)
             for token in (*instance.sessions, *instance.away):
                 self.sessions.pop(token, None)
-                self.keeper.parked[token] = instance.id
+                self.parked[token] = instance.id
             raise RpcError(
                 Code.INTERNAL_ERROR,
                 f"The change could not be stored, so it is not made: instance {instance.id} is out of service "
@@ -411,7 +483,7 @@ class Host:
         in it for the same actor, with the session's spin and what it was told: the caller plays on there
         alone (the copy's other actors keep to their scripts). The original is left as it was. Held to the
         same limits as `create`, checked, and its place taken, before anything is awaited."""
-        taken = {**self.instances, **self._making, **(self.keeper.stale if self.keeper else {})}
+        taken = {**self.instances, **self._making, **self.stale}
         instance_id = _new_id(taken)
         self._check_room(session.author, caller)
         self._making[instance_id] = caller
@@ -443,9 +515,8 @@ class Host:
         token = secrets.token_urlsafe(24)
         forked = Session(token, instance, session.actor, session.name, session.author, player)
         instance.sessions[token] = forked
-        if self.keeper is not None:
-            async with instance.lock:  # stored like a new instance, with its whole log and the new session
-                await self.keeper.created(instance, spin_settings(story.spin))
+        async with instance.lock:  # stored like a new instance, with its whole log and the new session
+            await self.keeper.created(instance, spin_settings(story.spin))
         self.instances[instance.id] = instance
         self.sessions[token] = forked
         result = m.ForkResult(
@@ -456,9 +527,9 @@ class Host:
     def session(self, token: str | None) -> Session:
         session = self.sessions.get(token or "")
         if session is None:
-            parked = self.keeper.parked.get(token or "") if self.keeper else None
-            if parked is not None and self.keeper is not None and parked in self.keeper.stale:
-                reason = self.keeper.stale[parked].reason
+            parked = self.parked.get(token or "")
+            if parked is not None and parked in self.stale:
+                reason = self.stale[parked].reason
                 raise RpcError(Code.NO_SESSION, f"this session's instance {parked!r} is not loaded: {reason}")
             raise RpcError(Code.NO_SESSION, "no session: join an instance, or give its token")
         return session

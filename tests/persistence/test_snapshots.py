@@ -38,7 +38,7 @@ def _snapshot(data: Path) -> tuple[int, int] | None:
 async def _host(data: Path) -> tuple[Host, Keeper]:
     keeper = Keeper(Store(data))
     host = Host(keeper=keeper)
-    keeper.restore(host)
+    host.reload()
     return host, keeper
 
 
