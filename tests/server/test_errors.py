@@ -8,7 +8,8 @@ from typing import Any
 import pytest
 
 from server.app import Config
-from tests.server.conftest import AUTHOR, Client, Http, Server, Socket, error_of, result_of, world_path
+from tests.server.conftest import AUTHOR, Server, world_path
+from tests.wire import Client, Http, Socket, error_of, result_of
 
 pytestmark = pytest.mark.asyncio
 

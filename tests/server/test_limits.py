@@ -9,7 +9,8 @@ from typing import Any
 
 import pytest
 
-from tests.server.conftest import Client, Http, Server, Start, error_of, world_path
+from tests.server.conftest import Server, Start, world_path
+from tests.wire import Client, Http, error_of
 
 pytestmark = pytest.mark.asyncio
 

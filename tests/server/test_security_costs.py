@@ -9,8 +9,9 @@ from typing import Any
 
 import pytest
 
-from tests.server.conftest import AUTHOR, Http, Server, Start
+from tests.server.conftest import AUTHOR, Server, Start
 from tests.server.test_security_files import NOTICEABLE, innocent
+from tests.wire import Http
 
 pytestmark = pytest.mark.asyncio
 
