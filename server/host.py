@@ -55,9 +55,9 @@ from server.wire import (
 log = logging.getLogger(__name__)
 
 SHARED = frozenset({"undo", "restart", "restore"})
+"""Directives that change the story for everyone in it, whether called as methods or typed as commands."""
 REWOUND = {"undo": "took back the last turn", "restart": "began the story again", "restore": "went back to a save"}
 """What the others are told when an author does one of SHARED with them in the story."""
-"""Directives that change the story for everyone in it, whether called as methods or typed as commands."""
 
 
 class Host:

@@ -43,7 +43,8 @@ async def test_play_keeps_a_line_typed_in_an_outage_and_sends_it_when_back(tmp_p
         client.stdin.flush()
         assert client.poll() is None, "the client is still there"
         servers(data, server.port)
-        await until(lambda: said(out, "Cloakroom"), "the line sent once the server was back")
+        # A server process started again, on a busy machine, may take a while: waited for, never slept on.
+        await until(lambda: said(out, "Cloakroom"), "the line sent once the server was back", timeout=60.0)
         client.stdin.close()
         assert client.wait(timeout=20) == 0
     finally:
