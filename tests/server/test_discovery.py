@@ -116,7 +116,7 @@ async def test_every_error_a_method_answers_with_is_listed_in_its_description(st
             await away.client(token)(method.name, -32004, **VALID.get(method.name, {}))
 
     # Too fast: an address may make twenty requests at once here, a session two.
-    fast = Recorder(await start(rate=0.001, burst=2))
+    fast = Recorder(await start(clock=StepClock(), rate=0.001, burst=2))
     made = (await fast.client(AUTHOR)("create", world=world_path("duo")))["result"]["instance"]
     player = fast.client()
     await player("join", instance=made, actor="@ann")

@@ -48,7 +48,7 @@ async def test_asking_for_every_possible_command_is_charged_as_its_work(start: S
 
 
 async def test_a_long_list_of_spins_is_charged_by_its_length(start: Start) -> None:
-    server = await start(rate=0.001, burst=40)
+    server = await start(clock=StepClock(), rate=0.001, burst=40)
     player = Http(server)
     await player.play("cloak")  # create and join: charged to the address, not the session
     assert await player.ok("narrate", spin=["memoir"] * 16)  # 17 of 40
