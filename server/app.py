@@ -106,7 +106,7 @@ class Config:
     every `token_failure_every` seconds. While locked out, every request with a token is refused (-32006)."""
     token_failure_every: float = 6.0
     clock: Callable[[], float] = time.monotonic
-    """The time, for rate limits and lockouts; tests step their own."""
+    """The host's clock: rate limits, lockouts, presence, session expiry and idle instances; tests step their own."""
 
     def __post_init__(self) -> None:
         if self.author_token is not None and len(self.author_token) < MIN_AUTHOR_TOKEN:

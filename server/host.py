@@ -55,9 +55,9 @@ from server.wire import (
 log = logging.getLogger(__name__)
 
 SHARED = frozenset({"undo", "restart", "restore"})
+"""Directives that change the story for everyone in it, whether called as methods or typed as commands."""
 REWOUND = {"undo": "took back the last turn", "restart": "began the story again", "restore": "went back to a save"}
 """What the others are told when an author does one of SHARED with them in the story."""
-"""Directives that change the story for everyone in it, whether called as methods or typed as commands."""
 
 
 class Host:
@@ -196,7 +196,7 @@ class Host:
             story=story,
             creator=caller,
             kept=author,
-            active=self.clock(),
+            clock=self.clock,
         )
         async with instance.lock:
             await self.keeper.created(instance, spin_settings(story.spin))
@@ -247,7 +247,7 @@ class Host:
     async def detach_idle(self, grace: float) -> list[Session]:
         """Detach the seated sessions that have had no connection for `grace` seconds: no socket bound, no
         request. Their actors go back to their scripts, and the others hear they left."""
-        now = time.monotonic()
+        now = self.clock()
         idle = [
             s
             for s in self.sessions.values()
@@ -289,7 +289,7 @@ class Host:
             del instance.away[session.token]
             instance.sessions[session.token] = session
             session.detached = False
-            session.seen = time.monotonic()
+            session.seen = self.clock()
             if instance.story.definition.interactive:
                 instance.story.take(session.actor)
             await self._kept(instance)
@@ -311,14 +311,14 @@ class Host:
         session = self.session(token)
         async with session.lock:
             await self.seat(session)
-            session.seen = time.monotonic()
+            session.seen = self.clock()
         instance = session.instance
         return session, m.ResumeResult(instance=instance.id, actor=session.actor, turn=instance.story.turn)
 
     async def expire(self, idle: float) -> list[Session]:
         """Let go of sessions with no open socket that made no request for `idle` seconds: their actors are
         free again (if they were not already), and their tokens no longer resume (-32002)."""
-        now = time.monotonic()
+        now = self.clock()
         stale = [s for s in self.sessions.values() if not s.listeners and not s.lock.locked() and now - s.seen > idle]
         for session in stale:
             await self.leave(session)
@@ -351,15 +351,17 @@ class Host:
             self.stale[stale.id] = stale
         for stored, story in reloaded.stories:
             self.stale.pop(stored.id, None)
-            self.instances[stored.id] = Instance(
+            instance = Instance(
                 id=stored.id,
                 world=stored.world,
                 seed=stored.seed,
                 story=story,
+                clock=self.clock,
                 creator=stored.creator,
                 kept=stored.kept,
-                active=since(self.clock(), stored.active),
             )
+            instance.active = since(self.clock(), stored.active)
+            self.instances[stored.id] = instance
         for stored_session in reloaded.sessions:
             self._reseat(stored_session)
 
@@ -389,8 +391,8 @@ class Host:
             stored.author,
             player,
             detached=stored.detached,
-            seen=since(time.monotonic(), stored.seen),
         )
+        session.seen = since(self.clock(), stored.seen)
         # A detached session stays away (its actor was let go, as the log says) until it is resumed.
         seats = instance.away if session.detached else instance.sessions
         seats[session.token] = session
@@ -510,7 +512,7 @@ class Host:
             story=story,
             creator=caller,
             kept=session.author,
-            active=self.clock(),
+            clock=self.clock,
         )
         token = secrets.token_urlsafe(24)
         forked = Session(token, instance, session.actor, session.name, session.author, player)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextvars
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -39,7 +38,7 @@ class Limits:
 class Bucket:
     """A token bucket: full at first, refilled at `limits.rate` a second up to `limits.burst`."""
 
-    clock: Callable[[], float] = time.monotonic
+    clock: Callable[[], float]
     allowance: float | None = None
     """What may be spent now, in requests; None: full (nothing spent yet). Below nothing after a costly call."""
     checked: float = 0.0
@@ -75,7 +74,7 @@ class Lockout:
     """Wrong tokens by address: each address may show `allowed` wrong ones at once, and one more each `every`
     seconds after; past that it is locked out, so guessing an author's (or anyone's) token takes forever."""
 
-    def __init__(self, allowed: int = 20, every: float = 6.0, *, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, allowed: int = 20, every: float = 6.0, *, clock: Callable[[], float]) -> None:
         self.allowed = allowed
         self.every = every
         self.clock = clock

@@ -415,5 +415,5 @@ def _stored(session: Session) -> StoredSession:
         spin=msgspec.to_builtins(player.spin),
         mentioned=sorted(player.discourse.mentioned),
         detached=session.detached,
-        seen=time.time() - max(0.0, time.monotonic() - session.seen),
+        seen=time.time() - max(0.0, session.instance.clock() - session.seen),
     )

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -29,16 +28,21 @@ class Session:
     listeners: set[Notify] = field(default_factory=set)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     """Holds one request of this session at a time, so its requests are handled in the order received."""
-    bucket: Bucket = field(default_factory=Bucket)
-    seen: float = field(default_factory=time.monotonic)
-    """When it last made a request, lost its last socket, or was brought back: a session unseen for a while
-    with no socket is detached, and long after that it expires."""
+    bucket: Bucket = field(init=False)
+    """Its rate limit, on its instance's clock (the host's)."""
+    seen: float = field(init=False)
+    """When it last made a request, lost its last socket, or was brought back (on the host's clock): a session
+    unseen for a while with no socket is detached, and long after that it expires."""
     detached: bool = False
     """Away: not seated in its instance (its actor follows its script, anyone may take it up) until it is
     seated again by `resume` or a call acting for it."""
 
+    def __post_init__(self) -> None:
+        self.bucket = Bucket(self.instance.clock)
+        self.seen = self.instance.clock()
+
     def admit(self, limits: Limits, cost: float = 1) -> bool:
-        self.seen = time.monotonic()
+        self.seen = self.instance.clock()
         return self.bucket.admit(limits, cost)
 
     def listen(self, listener: Notify) -> None:
@@ -49,7 +53,7 @@ class Session:
         """A connection is no longer bound to it: the time it has been without one counts from now."""
         if listener in self.listeners:
             self.listeners.discard(listener)
-            self.seen = time.monotonic()
+            self.seen = self.instance.clock()
 
     def notify(self, method: str, params: m.Result) -> None:
         for listener in list(self.listeners):
@@ -64,6 +68,8 @@ class Instance:
     world: str
     seed: int
     story: Story
+    clock: Callable[[], float]
+    """The host's clock: what its idleness, and its sessions' idleness and rates, are measured on."""
     sessions: dict[str, Session] = field(default_factory=dict)
     """The sessions seated in it, by token: its players."""
     away: dict[str, Session] = field(default_factory=dict)
@@ -76,8 +82,11 @@ class Instance:
     """The address it was made from, for the quota per address."""
     kept: bool = False
     """Made by an author: never retired for being idle."""
-    active: float = field(default_factory=time.monotonic)
-    """When it last changed, or last had a session seated (host clock)."""
+    active: float = field(init=False)
+    """When it last changed, or last had a session seated (on its clock)."""
+
+    def __post_init__(self) -> None:
+        self.active = self.clock()
 
     def player_of(self, actor: str) -> Session | None:
         return next((s for s in self.sessions.values() if s.actor == actor), None)

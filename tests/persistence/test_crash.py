@@ -23,7 +23,8 @@ from typing import Any
 import msgspec
 import pytest
 
-from tests.persistence.conftest import Client, Lost, Mirror, Process, connect, create, stored_log
+from tests.persistence.conftest import Mirror, Process, connect, create, stored_log
+from tests.wire import Client, Lost
 
 pytestmark = pytest.mark.asyncio
 

@@ -8,7 +8,8 @@ from typing import Any
 
 import pytest
 
-from tests.server.conftest import AUTHOR, Client, Http, Server, world_path
+from tests.server.conftest import AUTHOR, Server, world_path
+from tests.wire import Client, Http
 
 pytestmark = pytest.mark.asyncio
 

@@ -7,7 +7,8 @@ from typing import Any
 
 import pytest
 
-from tests.server.conftest import Http, Server, Socket, world_path
+from tests.server.conftest import Server, world_path
+from tests.wire import Http, Socket
 
 pytestmark = pytest.mark.asyncio
 
