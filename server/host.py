@@ -39,6 +39,7 @@ from server.engine.trees import listing
 from server.limits import Bucket, Limits, Lockout
 from server.persist import Keeper, Stale
 from server.seats import Instance, Session
+from server.sequence import Sequence
 from server.wire import (
     blocks,
     engine_errors,
@@ -386,7 +387,7 @@ class Host:
                 player.check_focalizer(player.spin)
             token = secrets.token_urlsafe(24)
             name = params.name or actor.lstrip("@")
-            session = Session(token, instance, actor, name, author, player)
+            session = Session(token, instance, actor, name, author, player, sequence=Sequence(limit=self.limits.kept))
             if story.definition.interactive:
                 story.take(actor)
             opening = player.opening()
@@ -441,7 +442,15 @@ class Host:
             active=self.clock(),
         )
         token = secrets.token_urlsafe(24)
-        forked = Session(token, instance, session.actor, session.name, session.author, player)
+        forked = Session(
+            token,
+            instance,
+            session.actor,
+            session.name,
+            session.author,
+            player,
+            sequence=Sequence(limit=self.limits.kept),
+        )
         instance.sessions[token] = forked
         if self.keeper is not None:
             async with instance.lock:  # stored like a new instance, with its whole log and the new session

@@ -33,6 +33,8 @@ class Limits:
     """The most live instances made from one address (authors' aside)."""
     saves: int = 20
     """The most saves one instance keeps; a new name beyond is refused (a name already used is overwritten)."""
+    kept: int = 256
+    """The most recent messages (replies and notifications) one session keeps, for `resume` to send again."""
 
 
 @dataclass(eq=False)

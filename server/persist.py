@@ -44,6 +44,7 @@ from server.engine.snapshot import capture, collector_paused, resume
 from server.engine.story import Logged, Story
 from server.engine.world.definition import WorldDefinition
 from server.seats import Instance, Session
+from server.sequence import Sequence
 from server.store import LogEntry, Store, StoredInstance, StoredSession, StoreError, fingerprint
 
 if TYPE_CHECKING:
@@ -311,6 +312,7 @@ class Keeper:
             player,
             detached=stored_session.detached,
             seen=_since(time.monotonic(), stored_session.seen),
+            sequence=Sequence(last=stored_session.seq, limit=host.limits.kept),
         )
         # A detached session stays away (its actor was let go, as the log says) until it is resumed.
         seats = instance.away if session.detached else instance.sessions
@@ -433,4 +435,5 @@ def _stored(session: Session) -> StoredSession:
         mentioned=sorted(player.discourse.mentioned),
         detached=session.detached,
         seen=time.time() - max(0.0, time.monotonic() - session.seen),
+        seq=session.sequence.reserved(),
     )
