@@ -98,8 +98,8 @@ def _method(name: str, run: Handler) -> Callable[..., Awaitable[Result]]:
                         if spec.seats:
                             await caller.host.seat(session)
                         result = await run(caller, (session, params))
-                    if isinstance(result, m.Reply):
-                        result = session.sequence.answered(name, result)
+                        if isinstance(result, m.Reply):  # numbered before a resume (it waits for the lock) sees it
+                            result = session.sequence.answered(name, result)
                 else:
                     if not caller.host.admit(caller.remote, cost):
                         raise RpcError(Code.RATE_LIMITED, "too many requests: slow down")

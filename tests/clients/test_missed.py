@@ -1,0 +1,94 @@
+"""The Python client resumes by itself with the last number it saw: what its session was sent while its socket
+was down comes among its notifications once and in order, or, when the server no longer holds it all, the
+turns it missed retold."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+
+import pytest
+
+from clients.connection import Connection, Status
+from protocol import messages as m
+from server.app import HOST
+from tests.clients.conftest import AUTHOR, FAST, PAIR, WAIT, Running
+
+pytestmark = pytest.mark.asyncio
+
+
+async def _take(notes: AsyncIterator[m.Result], count: int) -> list[m.Result]:
+    async with asyncio.timeout(WAIT):
+        return [await anext(notes) for _ in range(count)]
+
+
+async def _cut_off(running: Running, conn: Connection, heard: list[Status]) -> None:
+    """The server stops taking connections and closes this client's socket (only its: others stay), as a
+    network failure would; returns once the client has noticed."""
+    assert running.site is not None and conn.token is not None
+    await running.site.stop()
+    for listener in list(running.app[HOST].sessions[conn.token].listeners):
+        await listener.__self__.socket.close(code=1012, message=b"gone")  # type: ignore[attr-defined]
+    async with asyncio.timeout(WAIT):
+        while Status.RECONNECTING not in heard:
+            await asyncio.sleep(0.01)
+
+
+async def _play(running: Running, heard: list[Status]) -> tuple[Connection, Connection, AsyncIterator[m.Result]]:
+    ann = Connection(running.url, author_token=AUTHOR, on_status=heard.append, backoff=FAST)
+    bob = Connection(running.url)
+    await ann.open()
+    await bob.open()
+    instance = (await ann.call("create", world=PAIR, seed=1)).instance
+    await ann.call("join", instance=instance, actor="@ann", name="Ann")
+    notes = ann.notifications()
+    await bob.call("join", instance=instance, actor="@bob", name="Bob")
+    await bob.call("command", text="wave")
+    joined, waved = await _take(notes, 2)
+    assert isinstance(joined, m.Presence) and isinstance(waved, m.Narration) and ann.seq == 2
+    return ann, bob, notes
+
+
+async def test_what_was_sent_while_the_socket_was_down_comes_once_and_in_order(running: Running) -> None:
+    heard: list[Status] = []
+    ann, bob, notes = await _play(running, heard)
+    try:
+        await _cut_off(running, ann, heard)
+        took = await bob.call("command", text="take lamp")
+        waves = [await bob.call("command", text="wave") for _ in range(2)]
+        await running.listen()
+        missed = await _take(notes, 3)
+        assert [(type(note), note.seq, note.turn) for note in missed] == [  # type: ignore[attr-defined]
+            (m.Narration, 3, took.turn),
+            (m.Narration, 4, waves[0].turn),
+            (m.Narration, 5, waves[1].turn),
+        ]
+        assert "Bob takes the brass lamp" in missed[0].text  # type: ignore[attr-defined]
+        more = await bob.call("command", text="wave")
+        (following,) = await _take(notes, 1)
+        assert isinstance(following, m.Narration) and (following.seq, following.turn) == (6, more.turn)
+        assert ann.arrived() == [], "nothing came twice"
+    finally:
+        await ann.close()
+        await bob.close()
+
+
+async def test_too_much_missed_is_retold() -> None:
+    running = Running(resume_buffer=2)
+    await running.listen()
+    heard: list[Status] = []
+    ann, bob, notes = await _play(running, heard)
+    try:
+        await _cut_off(running, ann, heard)
+        for _ in range(3):
+            await bob.call("command", text="wave")
+        await running.listen()
+        (retold,) = await _take(notes, 1)
+        assert isinstance(retold, m.Reply) and retold.text == "Bob waves. He waves. He waves."
+        more = await bob.call("command", text="wave")
+        (following,) = await _take(notes, 1)
+        assert isinstance(following, m.Narration) and following.turn == more.turn and following.seq == ann.seq
+    finally:
+        await ann.close()
+        await bob.close()
+        await running.close()
