@@ -1,10 +1,12 @@
 """The Python client resumes by itself with the last number it saw: what its session was sent while its socket
 was down comes among its notifications once and in order, or, when the server no longer holds it all, the
-turns it missed retold."""
+turns it missed retold; and `curveship play` shows it."""
 
 from __future__ import annotations
 
 import asyncio
+import subprocess
+import sys
 from collections.abc import AsyncIterator
 
 import pytest
@@ -12,7 +14,7 @@ import pytest
 from clients.connection import Connection, Status
 from protocol import messages as m
 from server.app import HOST
-from tests.clients.conftest import AUTHOR, FAST, PAIR, WAIT, Running
+from tests.clients.conftest import AUTHOR, FAST, PAIR, ROOT, WAIT, Running
 
 pytestmark = pytest.mark.asyncio
 
@@ -22,13 +24,19 @@ async def _take(notes: AsyncIterator[m.Result], count: int) -> list[m.Result]:
         return [await anext(notes) for _ in range(count)]
 
 
-async def _cut_off(running: Running, conn: Connection, heard: list[Status]) -> None:
-    """The server stops taking connections and closes this client's socket (only its: others stay), as a
-    network failure would; returns once the client has noticed."""
-    assert running.site is not None and conn.token is not None
+async def _drop(running: Running, token: str) -> None:
+    """The server stops taking connections and closes the sockets of this session (only its: others stay), as
+    a network failure would."""
+    assert running.site is not None
     await running.site.stop()
-    for listener in list(running.app[HOST].sessions[conn.token].listeners):
+    for listener in list(running.app[HOST].sessions[token].listeners):
         await listener.__self__.socket.close(code=1012, message=b"gone")  # type: ignore[attr-defined]
+
+
+async def _cut_off(running: Running, conn: Connection, heard: list[Status]) -> None:
+    """The client's socket dropped by the server; returns once the client has noticed."""
+    assert conn.token is not None
+    await _drop(running, conn.token)
     async with asyncio.timeout(WAIT):
         while Status.RECONNECTING not in heard:
             await asyncio.sleep(0.01)
@@ -92,3 +100,49 @@ async def test_too_much_missed_is_retold() -> None:
         await ann.close()
         await bob.close()
         await running.close()
+
+
+async def _read_until(stream: asyncio.StreamReader, wanted: str) -> str:
+    seen = ""
+    async with asyncio.timeout(WAIT):
+        while wanted not in seen:
+            line = await stream.readline()
+            assert line, f"ended before {wanted!r}: {seen}"
+            seen += line.decode()
+    return seen
+
+
+async def test_play_shows_what_it_missed_once_when_its_connection_comes_back(running: Running) -> None:
+    async with Connection(running.url, author_token=AUTHOR) as ann:
+        instance = (await ann.call("create", world=PAIR, seed=1)).instance
+        await ann.call("join", instance=instance, actor="@ann", name="Ann")
+        bob = await asyncio.create_subprocess_exec(
+            *(sys.executable, "-m", "clients.cli.main", "play", "--server", running.url, "--instance", instance),
+            *("--actor", "@bob", "--name", "Bob", "--player"),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            cwd=ROOT,
+        )
+        assert bob.stdin is not None and bob.stdout is not None and bob.stderr is not None
+        try:
+            await _read_until(bob.stdout, "porch")
+            await ann.call("command", text="take lamp")
+            assert "Ann takes the brass lamp" in await _read_until(bob.stdout, "lamp")
+            (token,) = (s.token for s in running.app[HOST].sessions.values() if s.actor == "@bob")
+            await _drop(running, token)
+            await _read_until(bob.stderr, "reconnecting")
+            await ann.call("command", text="wave")
+            await ann.call("command", text="drop lamp")
+            await running.listen()
+            await _read_until(bob.stderr, "[reconnected]")
+            await ann.call("command", text="say hello")
+            shown = await _read_until(bob.stdout, "hello")
+            assert shown.count("Ann waves") == 1 and shown.count("drops the brass lamp") == 1, shown
+            assert shown.index("Ann waves") < shown.index("drops the brass lamp") < shown.index("hello"), shown
+            bob.stdin.close()
+            assert await asyncio.wait_for(bob.wait(), WAIT) == 0
+        finally:
+            if bob.returncode is None:
+                bob.kill()
+                await bob.wait()
