@@ -26,7 +26,7 @@ from server.host import Host
 from server.limits import Limits, Lockout
 from server.persist import Keeper
 from server.seats import Session
-from server.sequence import Message
+from server.sequence import KEPT, Message
 from server.store import Store
 from server.web import add_browser_client
 
@@ -65,7 +65,7 @@ class Config:
     """Seconds a kept-alive connection may wait between requests before it is closed."""
     outbox: int = 256
     """Messages queued for one socket; a client that falls this far behind is disconnected (it may resume)."""
-    resume_buffer: int = 256
+    resume_buffer: int = KEPT
     """The most recent messages (numbered replies and notifications) one session keeps: `resume` with a last
     `seq` sends again those after it, or, when it is older than these, a fresh state."""
     author_on_loopback: bool = False

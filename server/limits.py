@@ -7,6 +7,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from server.sequence import KEPT
+
 CREATE_COST = 10
 """What `create` takes from its caller's allowance, in requests: a new instance costs far more than a call."""
 
@@ -33,7 +35,7 @@ class Limits:
     """The most live instances made from one address (authors' aside)."""
     saves: int = 20
     """The most saves one instance keeps; a new name beyond is refused (a name already used is overwritten)."""
-    kept: int = 256
+    kept: int = KEPT
     """The most recent messages (replies and notifications) one session keeps, for `resume` to send again."""
 
 

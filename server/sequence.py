@@ -21,7 +21,7 @@ import msgspec
 
 from protocol import messages as m
 
-KEPT = 256
+KEPT = 100
 """Messages one session keeps for `resume` by default (`Config.resume_buffer`)."""
 
 RESERVE = 1024
