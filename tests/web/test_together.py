@@ -118,3 +118,36 @@ def test_what_happened_while_the_server_dropped_the_socket_is_shown_once_and_in_
         expect(news.last).to_contain_text("The bank teller waves at you.")
     finally:
         friend_context.close()
+
+
+def test_an_answer_lost_with_the_socket_is_shown_where_its_command_was_typed(page: Page, server: Server) -> None:
+    # The test stands between the page and the server: the command "w" reaches the server, and then both sides
+    # of the socket are closed, so its answer never reaches the page.
+    routes: list[WebSocketRoute] = []
+
+    def through(route: WebSocketRoute) -> None:
+        to_server = route.connect_to_server()
+
+        def onwards(message: str | bytes) -> None:
+            to_server.send(message)
+            if isinstance(message, str) and '"text":"w"' in message.replace(" ", ""):
+                to_server.close(code=1012, reason="restarting")
+                route.close(code=1012, reason="restarting")
+
+        route.on_message(onwards)
+        routes.append(route)
+
+    page.route_web_socket(re.compile(r"/ws$"), through)
+    start(page, server, "Cloak of Darkness")
+    box = page.get_by_role("textbox", name="Command")
+    box.fill("w")
+    box.press("Enter")
+    expect(page.get_by_role("status").filter(has_text="Reconnected.")).to_be_visible()
+    assert len(routes) == 2, "a socket of its own after the drop"
+    answered = transcript(page).locator(".entry.reply").filter(has_text="> w")
+    expect(answered).to_have_count(1)
+    expect(answered).not_to_have_class(re.compile("pending"))
+    expect(answered).to_contain_text("Cloakroom")
+    expect(answered).not_to_contain_text("dropped before the answer came")
+    expect(page.get_by_text("turn 1")).to_be_visible()
+    expect(command(page, "e")).to_contain_text("Foyer")
