@@ -9,9 +9,11 @@ import subprocess
 import sys
 from collections.abc import AsyncIterator
 
+import aiohttp
 import pytest
+from aiohttp import web
 
-from clients.connection import Connection, Status
+from clients.connection import Connection, ConnectionLost, Status
 from protocol import messages as m
 from server.app import HOST
 from tests.clients.conftest import AUTHOR, FAST, PAIR, ROOT, WAIT, Running
@@ -146,3 +148,74 @@ async def test_play_shows_what_it_missed_once_when_its_connection_comes_back(run
             if bob.returncode is None:
                 bob.kill()
                 await bob.wait()
+
+
+class Cutter:
+    """A WebSocket proxy between a client and the server, on a loopback port of its own: it passes frames both
+    ways until the client sends one holding `cut`; it passes that one on, and from then on nothing back, then
+    closes both sides, so the server takes the call and its answer is lost on the way, as a network failure
+    would lose it. Later sockets pass through whole."""
+
+    def __init__(self, target: str, cut: str) -> None:
+        self.target, self.cut = target, cut
+        self.runner: web.AppRunner | None = None
+        self.url = ""
+        self.cuts = 0
+
+    async def __aenter__(self) -> Cutter:
+        app = web.Application()
+        app.router.add_get("/ws", self.relay)
+        self.runner = web.AppRunner(app, shutdown_timeout=0.5)
+        await self.runner.setup()
+        site = web.TCPSite(self.runner, "127.0.0.1", 0)
+        await site.start()
+        self.url = f"http://127.0.0.1:{self.runner.addresses[0][1]}"
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        assert self.runner is not None
+        await self.runner.cleanup()
+
+    async def relay(self, request: web.Request) -> web.WebSocketResponse:
+        client = web.WebSocketResponse()
+        await client.prepare(request)
+        address = self.target.replace("http", "ws", 1) + "/ws"
+        bearer = {key: value for key, value in request.headers.items() if key == "Authorization"}
+        async with aiohttp.ClientSession() as http, http.ws_connect(address, headers=bearer) as server:
+            cut = asyncio.Event()
+
+            async def back() -> None:
+                async for frame in server:
+                    if cut.is_set():
+                        return
+                    await client.send_str(frame.data)
+
+            backwards = asyncio.create_task(back())
+            async for frame in client:
+                if self.cut in frame.data and not self.cuts:
+                    self.cuts += 1
+                    cut.set()
+                    await server.send_str(frame.data)
+                    break
+                await server.send_str(frame.data)
+            await client.close(code=1012, message=b"cut")
+            await server.close()
+            backwards.cancel()
+        return client
+
+
+async def test_an_answer_lost_on_the_way_comes_back_among_the_notifications(running: Running) -> None:
+    async with (
+        Cutter(running.url, "take lamp") as cutter,
+        Connection(cutter.url, author_token=AUTHOR, backoff=FAST) as ann,
+    ):
+        instance = (await ann.call("create", world=PAIR, seed=1)).instance
+        await ann.call("join", instance=instance, actor="@ann", name="Ann")
+        notes = ann.notifications()
+        with pytest.raises(ConnectionLost):
+            await ann.call("command", text="take lamp")
+        (again,) = await _take(notes, 1)
+        assert isinstance(again, m.LostReply) and (again.method, again.seq, again.turn) == ("command", 1, 1)
+        assert "brass lamp" in again.text
+        assert (await ann.call("state")).inventory == ["@lamp"]
+        assert (await ann.call("command", text="drop lamp")).seq == 2
