@@ -7,7 +7,7 @@ import contextlib
 import ipaddress
 import logging
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -26,6 +26,7 @@ from server.host import Host
 from server.limits import Limits, Lockout
 from server.persist import Keeper
 from server.seats import Session
+from server.sequence import KEPT, Message
 from server.store import Store
 from server.web import add_browser_client
 
@@ -64,6 +65,9 @@ class Config:
     """Seconds a kept-alive connection may wait between requests before it is closed."""
     outbox: int = 256
     """Messages queued for one socket; a client that falls this far behind is disconnected (it may resume)."""
+    resume_buffer: int = KEPT
+    """The most recent messages (numbered replies and notifications) one session keeps: `resume` with a last
+    `seq` sends again those after it, or, when it is older than these, a fresh state."""
     author_on_loopback: bool = False
     author_token: str | None = None
     rate: float = 20.0
@@ -138,6 +142,7 @@ def create_app(config: Config | None = None) -> web.Application:
         instances=config.max_instances,
         per_address=config.instances_per_address,
         saves=config.max_saves,
+        kept=config.resume_buffer,
     )
     lockout = Lockout(config.token_failures, config.token_failure_every, clock=config.clock)
     app[HOST] = Host(author_token=config.author_token, limits=limits, lockout=lockout, clock=config.clock)
@@ -487,11 +492,14 @@ class Outbox:
     def notify(self, method: str, params: m.Result) -> None:
         self.put(msgspec.json.encode({"jsonrpc": "2.0", "method": method, "params": params}))
 
-    def bind(self, session: Session) -> None:
+    def bind(self, session: Session, missed: Sequence[Message] = ()) -> None:
+        """Hear `session`'s notifications from now on, after `missed` (numbered already), sent first."""
         if self.session is not None:
             self.session.unlisten(self.notify)
         self.session = session
         session.listen(self.notify)
+        for method, params in missed:
+            self.notify(method, params)
 
     async def close(self) -> None:
         if self.session is not None:
@@ -627,9 +635,9 @@ class _MaskChecked:
         return self.inner.feed_data(data)  # type: ignore[no-any-return]
 
 
-def _binder(outbox: Outbox) -> Callable[[Session], None]:
-    def bind(session: Session) -> None:
-        outbox.bind(session)
+def _binder(outbox: Outbox) -> Callable[[Session, Sequence[Message]], None]:
+    def bind(session: Session, missed: Sequence[Message]) -> None:
+        outbox.bind(session, missed)
 
     return bind
 

@@ -40,6 +40,7 @@ from server.engine.trees import listing
 from server.limits import Bucket, Limits, Lockout
 from server.persist import Forgetful, Keeps, Stale, since
 from server.seats import Instance, Session
+from server.sequence import Sequence
 from server.store import StoredSession
 from server.wire import (
     blocks,
@@ -391,6 +392,7 @@ class Host:
             stored.author,
             player,
             detached=stored.detached,
+            sequence=Sequence(last=stored.seq, limit=self.limits.kept),
         )
         session.seen = since(self.clock(), stored.seen)
         # A detached session stays away (its actor was let go, as the log says) until it is resumed.
@@ -460,7 +462,7 @@ class Host:
                 player.check_focalizer(player.spin)
             token = secrets.token_urlsafe(24)
             name = params.name or actor.lstrip("@")
-            session = Session(token, instance, actor, name, author, player)
+            session = Session(token, instance, actor, name, author, player, sequence=Sequence(limit=self.limits.kept))
             if story.definition.interactive:
                 story.take(actor)
             opening = player.opening()
@@ -515,7 +517,15 @@ class Host:
             clock=self.clock,
         )
         token = secrets.token_urlsafe(24)
-        forked = Session(token, instance, session.actor, session.name, session.author, player)
+        forked = Session(
+            token,
+            instance,
+            session.actor,
+            session.name,
+            session.author,
+            player,
+            sequence=Sequence(limit=self.limits.kept),
+        )
         instance.sessions[token] = forked
         async with instance.lock:  # stored like a new instance, with its whole log and the new session
             await self.keeper.created(instance, spin_settings(story.spin))

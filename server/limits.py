@@ -6,6 +6,8 @@ import contextvars
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from server.sequence import KEPT
+
 CREATE_COST = 10
 """What `create` takes from its caller's allowance, in requests: a new instance costs far more than a call."""
 
@@ -32,6 +34,8 @@ class Limits:
     """The most live instances made from one address (authors' aside)."""
     saves: int = 20
     """The most saves one instance keeps; a new name beyond is refused (a name already used is overwritten)."""
+    kept: int = KEPT
+    """The most recent messages (replies and notifications) one session keeps, for `resume` to send again."""
 
 
 @dataclass(eq=False)

@@ -416,4 +416,5 @@ def _stored(session: Session) -> StoredSession:
         mentioned=sorted(player.discourse.mentioned),
         detached=session.detached,
         seen=time.time() - max(0.0, session.instance.clock() - session.seen),
+        seq=session.sequence.reserved(),
     )

@@ -10,6 +10,7 @@ from protocol import messages as m
 from server.engine.player import Player
 from server.engine.story import Story
 from server.limits import Bucket, Limits
+from server.sequence import Sequence
 
 Notify = Callable[[str, m.Result], None]
 """Sends one notification to one session's connections: never blocks (slow clients are dealt with there)."""
@@ -36,6 +37,8 @@ class Session:
     detached: bool = False
     """Away: not seated in its instance (its actor follows its script, anyone may take it up) until it is
     seated again by `resume` or a call acting for it."""
+    sequence: Sequence = field(default_factory=Sequence)
+    """Its numbered replies and notifications, the recent ones kept for `resume`."""
 
     def __post_init__(self) -> None:
         self.bucket = Bucket(self.instance.clock)
@@ -56,8 +59,10 @@ class Session:
             self.seen = self.instance.clock()
 
     def notify(self, method: str, params: m.Result) -> None:
+        """Numbered and kept (for a resume, whether or not a connection hears it now), then sent."""
+        numbered = self.sequence.stamp(method, params)
         for listener in list(self.listeners):
-            listener(method, params)
+            listener(method, numbered)
 
 
 @dataclass(eq=False)

@@ -94,7 +94,7 @@ async def test_notifications_tell_one_player_what_another_does(running: Running)
         notes = ann.notifications()
         await bob.call("join", instance=instance, actor="@bob", name="Bob")
         joined = await _next(notes, m.Presence)
-        assert joined == m.Presence(instance=instance, name="Bob", actor="@bob", event="joined")
+        assert joined == m.Presence(instance=instance, name="Bob", actor="@bob", event="joined", seq=1)
         await bob.call("command", text="wave")
         seen = await _next(notes, m.Narration)
         assert isinstance(seen, m.Narration) and "Bob waves" in seen.text and seen.turn == 1
