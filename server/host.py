@@ -70,11 +70,6 @@ REWOUND = {"undo": "took back the last turn", "restart": "began the story again"
 CREATE_COST = 10
 """What `create` takes from its caller's allowance, in requests: a new instance costs far more than a call."""
 
-WORK_PER_SECOND = 200.0
-"""Requests charged for each second of engine work a call does on the event loop (5 ms a request): at the
-default rate a session may have a tenth of the loop for itself, and no more, however costly its calls are
-(`actions` tries every command; `narrate` of a long story tells all of it)."""
-
 WORK: contextvars.ContextVar[list[float] | None] = contextvars.ContextVar("work", default=None)
 """Seconds of engine work the call being handled has done so far, for it to be charged (see `_engine`)."""
 
@@ -560,7 +555,7 @@ class Host:
             _engine(allowed, field_name="spin")
             token = secrets.token_urlsafe(24)
             name = params.name or actor.lstrip("@")
-            session = Session(token, instance, actor, name, author, player)
+            session = Session(token, instance, actor, name, author, player, bucket=Bucket(self.clock))
             if story.definition.interactive:
                 story.take(actor)
             opening = player.opening()
@@ -614,7 +609,9 @@ class Host:
             active=self.clock(),
         )
         token = secrets.token_urlsafe(24)
-        forked = Session(token, instance, session.actor, session.name, session.author, player)
+        forked = Session(
+            token, instance, session.actor, session.name, session.author, player, bucket=Bucket(self.clock)
+        )
         instance.sessions[token] = forked
         if self.keeper is not None:
             async with instance.lock:  # stored like a new instance, with its whole log and the new session

@@ -282,7 +282,7 @@ class Keeper:
         )
 
     def _seat(self, host: Host, stored_session: StoredSession) -> None:
-        from server.host import Session
+        from server.host import Bucket, Session
 
         instance = host.instances.get(stored_session.instance)
         if instance is None:  # its instance is not loaded: the session is kept in the store for when it is
@@ -314,6 +314,7 @@ class Keeper:
             player,
             detached=stored_session.detached,
             seen=_since(time.monotonic(), stored_session.seen),
+            bucket=Bucket(host.clock),
         )
         # A detached session stays away (its actor was let go, as the log says) until it is resumed.
         seats = instance.away if session.detached else instance.sessions

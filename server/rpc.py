@@ -33,7 +33,7 @@ from protocol import messages as m
 from protocol.errors import Code, RpcError
 from protocol.methods import BY_NAME
 from protocol.openrpc import document
-from server.host import CREATE_COST, WORK, WORK_PER_SECOND, Host, Limits, Session, spin_parts
+from server.host import CREATE_COST, WORK, Host, Limits, Session, spin_parts
 
 log = logging.getLogger(__name__)
 
@@ -64,7 +64,16 @@ COSTS: dict[str, Callable[[Host, Any], int]] = {
     "fork": lambda host, params: CREATE_COST,  # a new instance, as create makes
 }
 """What a call takes from its caller's allowance, in requests, before it is made, where it is not one. The
-engine work it then does is charged after (WORK_PER_SECOND), and the size of its answer (ANSWER_CHUNK)."""
+engine work it then does is charged after (TURN_WORK), and the size of its answer (ANSWER_CHUNK)."""
+
+TURN_WORK = 0.002
+"""Seconds of engine work charged as one turn, that is one request: a normal turn's. Most turns of the shipped
+worlds take under a millisecond of engine time (Lost One's about three, so a turn there costs a request and a
+half). A call is charged the engine time it took (the CPU time of the loop's thread inside the engine) in these
+units, less what it paid before it was made: a turn, a `state`, a short `narrate` cost a request, while
+`actions` in Lost One (it tries every command: about 70 ms) or a `narrate` of a long story told whole (0.2 s at
+3,000 turns) costs what that much work would cost in turns. So at the default rate a session may have about a
+twenty-fifth of the loop, however costly its calls; repeating them slows only the one repeating."""
 
 ANSWER_CHUNK = 64 * 1024
 """Bytes of answer charged as one request more: a batch of large answers costs what it sends."""
@@ -98,8 +107,8 @@ def _method(name: str, run: Handler) -> Callable[..., Awaitable[Result]]:
                         raise RpcError(Code.RATE_LIMITED, "too many requests: slow down")
                     result = await run(caller, params)
             finally:
-                # What was charged before pays for 5 ms of work a request; only the work beyond is charged now.
-                caller.host.charge(session, caller.remote, spent[0] * WORK_PER_SECOND - cost)
+                # What was charged before pays for a turn's work a request; only the work beyond is charged now.
+                caller.host.charge(session, caller.remote, spent[0] / TURN_WORK - cost)
             return Success(msgspec.to_builtins(result))
         except RpcError as error:
             data = _explained(error)
