@@ -212,6 +212,22 @@ async def _resume(caller: Caller, params: m.ResumeParams) -> m.Result:
     return result
 
 
+async def _authenticate(caller: Caller, params: m.AuthenticateParams) -> m.Result:
+    """The connection acts as an author from now on if the token is the author token. Wrong ones count
+    against the caller's address, as a wrong bearer token does: past so many it is locked out, and while it
+    is, no token is tried (the right one neither), so guessing takes forever."""
+    host = caller.host
+    wait = host.lockout.locked(caller.remote)
+    if wait:
+        why = f"too many wrong tokens from this address: try again in {wait:.0f} s"
+        raise RpcError(Code.RATE_LIMITED, why, {"retry_after": round(wait, 1)})
+    if not host.is_author_token(params.token):
+        host.lockout.failed(caller.remote)
+        raise RpcError(Code.FORBIDDEN, "That is not this server's author token.", {"field": "token"})
+    caller.author = True
+    return m.AuthenticateResult(author=True)
+
+
 def methods() -> dict[str, Callable[..., Awaitable[Result]]]:
     """The methods, by name: each a thin call into the host."""
     table: dict[str, Handler] = {
@@ -221,6 +237,7 @@ def methods() -> dict[str, Callable[..., Awaitable[Result]]]:
         "instances": lambda c, p: _now(c.host.list_instances(p)),
         "join": _join,
         "resume": _resume,
+        "authenticate": _authenticate,
         "leave": lambda c, sp: c.host.leave(sp[0]),
         "command": lambda c, sp: c.host.command(sp[0], sp[1].text),
         "narrate": lambda c, sp: c.host.narrate(sp[0], sp[1]),
