@@ -68,6 +68,8 @@ async def test_a_player_names_no_path_anywhere(server: Server, transport: str, f
         for path in files.values():
             error = await player.fail(-32003, method, spin=[path], **params)
             assert "hunter2" not in str(error)
+    set_ = [(await player.fail(-32003, "spin", set=[path]))["message"] for path in files.values()]
+    assert set_[0] == set_[1] == set_[2] and "hunter2" not in set_[0]
     typed = [(await player.fail(-32003, "command", text=f"spin {path}"))["message"] for path in files.values()]
     assert typed[0] == typed[1] == typed[2] and "author" in typed[0]
     spin = await player.ok("spin")
