@@ -55,6 +55,7 @@ from server.engine.trees import Node, listing
 from server.engine.vocabulary import Words, standard_words
 from server.engine.world.items import Item, Room
 from server.persist import Keeper, Stale
+from server.work import work_clock
 
 log = logging.getLogger(__name__)
 
@@ -1047,7 +1048,7 @@ def _engine(work: Callable[[], Any], field_name: str | None = None) -> Any:
     """Run engine work, turning its errors into the protocol's: the message says what was wrong. Its time is
     added to the call's WORK, to be charged to the caller."""
     data = {"field": field_name} if field_name else None
-    started = time.thread_time()  # this thread's own time: a machine busy elsewhere is not charged
+    started = work_clock()  # this thread's own time, collections aside: a machine busy elsewhere is not charged
     try:
         return work()
     except PathRefused as error:
@@ -1065,4 +1066,4 @@ def _engine(work: Callable[[], Any], field_name: str | None = None) -> Any:
     finally:
         spent = WORK.get()
         if spent is not None:
-            spent[0] += time.thread_time() - started
+            spent[0] += work_clock() - started
