@@ -13,11 +13,12 @@ CREATE_COST = 10
 TURN_WORK = 0.002
 """Seconds of engine work charged as one turn, that is one request: a normal turn's. Most turns of the shipped
 worlds take under a millisecond of engine time (Lost One's about three, so a turn there costs a request and a
-half). A call is charged the engine time it took (the CPU time of the loop's thread inside the engine) in these
-units, less what it paid before it was made: a turn, a `state`, a short `narrate` cost a request, while
-`actions` in Lost One (it tries every command: about 70 ms) or a `narrate` of a long story told whole (0.2 s at
-3,000 turns) costs what that much work would cost in turns. So at the default rate a session may have about a
-twenty-fifth of the loop, however costly its calls; repeating them slows only the one repeating."""
+half). A call is charged the engine time it took (the CPU time of the loop's thread inside the engine, garbage
+collections aside: `server.work`) in these units, less what it paid before it was made: a turn, a `state`, a
+short `narrate` cost a request, while `actions` in Lost One (it tries every command: about 70 ms) or a
+`narrate` of a long story told whole (0.2 s at 3,000 turns) costs what that much work would cost in turns. So
+at the default rate a session may have about a twenty-fifth of the loop, however costly its calls; repeating
+them slows only the one repeating."""
 
 WORK: contextvars.ContextVar[list[float] | None] = contextvars.ContextVar("work", default=None)
 """Seconds of engine work the call being handled has done so far, to be charged (see `wire.engine_errors`)."""

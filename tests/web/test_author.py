@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.web.conftest import Server
+from tests.web.conftest import Server, shoot
 from tests.web.story import command, start
 
 TOKEN = "an-author-token-for-the-browser-tests"
@@ -59,6 +59,7 @@ def test_a_browser_shows_the_author_token_and_gets_the_author_view(page: Page, t
     field.fill(TOKEN)
     page.get_by_role("button", name="Act as author").click()
     expect(page.get_by_role("status").filter(has_text="This page acts as an author")).to_be_visible()
+    shoot(page, "lobby-author")
 
     page.get_by_label("Your name").fill("Ann")
     page.get_by_role("button", name="Start Cloak of Darkness", exact=True).click()
