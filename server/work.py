@@ -9,6 +9,7 @@ the `gc` module's callbacks, on the thread that collects) and left out.
 
 from __future__ import annotations
 
+import atexit
 import gc
 import threading
 import time
@@ -29,6 +30,7 @@ def _timed_collection(phase: str, info: dict[str, Any]) -> None:
 
 
 gc.callbacks.append(_timed_collection)
+atexit.register(gc.callbacks.remove, _timed_collection)  # the collections of shutting down are nobody's call
 
 
 def work_clock() -> float:
