@@ -162,6 +162,14 @@ class ResumeParams(Message):
     ) = None
 
 
+class AuthenticateParams(Message):
+    """Prove, in band, that this connection is an author's: for a browser, whose WebSocket cannot carry an
+    `Authorization` header."""
+
+    token: Token
+    """The server's author token (printed at its start, or $CURVESHIP_AUTHOR_TOKEN)."""
+
+
 class CommandParams(Message):
     text: CommandText
 
@@ -264,6 +272,13 @@ class ResumeResult(Result):
 
 class Empty(Result):
     """An empty object: the call succeeded and has nothing to say."""
+
+
+class AuthenticateResult(Result):
+    author: bool
+    """True: this connection now acts as an author. On a WebSocket until it closes (a socket opened again
+    must authenticate again); over HTTP for the rest of the batch. Instances created and sessions joined from
+    then on are an author's; a session joined before stays as it was."""
 
 
 class SpinResult(Result):

@@ -77,6 +77,14 @@ METHODS: tuple[Method, ...] = (
         errors=(*SESSION, *SEATING),
     ),
     Method(
+        "authenticate",
+        m.AuthenticateParams,
+        m.AuthenticateResult,
+        "Act as an author on this connection from now on, by the author token (a browser's way to show it).",
+        # a wrong token; -32006 (data.retry_after) while this address is locked out for wrong tokens
+        errors=(Code.FORBIDDEN,),
+    ),
+    Method(
         "leave",
         m.NoParams,
         m.Empty,

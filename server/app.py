@@ -22,6 +22,7 @@ from protocol.errors import Code
 from protocol.openrpc import document
 from server import rpc
 from server.connections import RESERVED_DESCRIPTORS, Guard, GuardedSite, raise_descriptor_limit
+from server.engine.english.verbs import is_participle, participle
 from server.host import Host
 from server.limits import Limits, Lockout
 from server.persist import Keeper
@@ -131,6 +132,7 @@ GUARD = web.AppKey("guard", Guard)
 def create_app(config: Config | None = None) -> web.Application:
     """The server, assembled: its host and methods live under typed keys; sockets are closed on shutdown."""
     config = config or Config()
+    _warm_engine()
     # aiohttp's own body limit sits well above ours, so an oversize request is read far enough to be
     # answered -32007 in JSON-RPC rather than cut off with a bare HTTP 413.
     app = web.Application(client_max_size=config.max_message * 4)
@@ -168,6 +170,14 @@ def create_app(config: Config | None = None) -> web.Application:
         app.cleanup_ctx.append(_kept_in(config.data))
     app.cleanup_ctx.append(_sweeping(config))  # after the store opens, and stopped before it closes
     return app
+
+
+def _warm_engine() -> None:
+    """Load now what the engine reads lazily the first time it tells a verb (the English inflection tables: a
+    fifth of a second or more), once a process: engine time is charged to callers as the turns it is worth,
+    and the first player after a start should not pay for the server's own warming up."""
+    participle("stroll")
+    is_participle("strolled")
 
 
 @web.middleware

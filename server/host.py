@@ -462,7 +462,15 @@ class Host:
                 player.check_focalizer(player.spin)
             token = secrets.token_urlsafe(24)
             name = params.name or actor.lstrip("@")
-            session = Session(token, instance, actor, name, author, player, sequence=Sequence(limit=self.limits.kept))
+            session = Session(
+                token,
+                instance,
+                actor,
+                name,
+                author,
+                player,
+                sequence=Sequence(limit=self.limits.kept),
+            )
             if story.definition.interactive:
                 story.take(actor)
             opening = player.opening()

@@ -11,10 +11,15 @@ from server.sequence import KEPT
 CREATE_COST = 10
 """What `create` takes from its caller's allowance, in requests: a new instance costs far more than a call."""
 
-WORK_PER_SECOND = 200.0
-"""Requests charged for each second of engine work a call does on the event loop (5 ms a request): at the
-default rate a session may have a tenth of the loop for itself, and no more, however costly its calls are
-(`actions` tries every command; `narrate` of a long story tells all of it)."""
+TURN_WORK = 0.002
+"""Seconds of engine work charged as one turn, that is one request: a normal turn's. Most turns of the shipped
+worlds take under a millisecond of engine time (Lost One's about three, so a turn there costs a request and a
+half). A call is charged the engine time it took (the CPU time of the loop's thread inside the engine, garbage
+collections aside: `server.work`) in these units, less what it paid before it was made: a turn, a `state`, a
+short `narrate` cost a request, while `actions` in Lost One (it tries every command: about 70 ms) or a
+`narrate` of a long story told whole (0.2 s at 3,000 turns) costs what that much work would cost in turns. So
+at the default rate a session may have about a twenty-fifth of the loop, however costly its calls; repeating
+them slows only the one repeating."""
 
 WORK: contextvars.ContextVar[list[float] | None] = contextvars.ContextVar("work", default=None)
 """Seconds of engine work the call being handled has done so far, to be charged (see `wire.engine_errors`)."""

@@ -34,7 +34,7 @@ from protocol.errors import Code, RpcError
 from protocol.methods import BY_NAME
 from protocol.openrpc import document
 from server.host import Host
-from server.limits import CREATE_COST, WORK, WORK_PER_SECOND, Limits
+from server.limits import CREATE_COST, TURN_WORK, WORK, Limits
 from server.seats import Session
 from server.sequence import Message
 from server.wire import spin_parts
@@ -69,7 +69,7 @@ COSTS: dict[str, Callable[[Host, Any], int]] = {
     "fork": lambda host, params: CREATE_COST,  # a new instance, as create makes
 }
 """What a call takes from its caller's allowance, in requests, before it is made, where it is not one. The
-engine work it then does is charged after (WORK_PER_SECOND), and the size of its answer (ANSWER_CHUNK)."""
+engine work it then does is charged after (TURN_WORK), and the size of its answer (ANSWER_CHUNK)."""
 
 ANSWER_CHUNK = 64 * 1024
 """Bytes of answer charged as one request more: a batch of large answers costs what it sends."""
@@ -105,8 +105,8 @@ def _method(name: str, run: Handler) -> Callable[..., Awaitable[Result]]:
                         raise RpcError(Code.RATE_LIMITED, "too many requests: slow down")
                     result = await run(caller, params)
             finally:
-                # What was charged before pays for 5 ms of work a request; only the work beyond is charged now.
-                caller.host.charge(session, caller.remote, spent[0] * WORK_PER_SECOND - cost)
+                # What was charged before pays for a turn's work a request; only the work beyond is charged now.
+                caller.host.charge(session, caller.remote, spent[0] / TURN_WORK - cost)
             return Success(msgspec.to_builtins(result))
         except RpcError as error:
             data = _explained(error)
@@ -220,6 +220,22 @@ async def _resume(caller: Caller, params: m.ResumeParams) -> m.ResumeResult:
     return result
 
 
+async def _authenticate(caller: Caller, params: m.AuthenticateParams) -> m.Result:
+    """The connection acts as an author from now on if the token is the author token. Wrong ones count
+    against the caller's address, as a wrong bearer token does: past so many it is locked out, and while it
+    is, no token is tried (the right one neither), so guessing takes forever."""
+    host = caller.host
+    wait = host.lockout.locked(caller.remote)
+    if wait:
+        why = f"too many wrong tokens from this address: try again in {wait:.0f} s"
+        raise RpcError(Code.RATE_LIMITED, why, {"retry_after": round(wait, 1)})
+    if not host.is_author_token(params.token):
+        host.lockout.failed(caller.remote)
+        raise RpcError(Code.FORBIDDEN, "That is not this server's author token.", {"field": "token"})
+    caller.author = True
+    return m.AuthenticateResult(author=True)
+
+
 def methods() -> dict[str, Callable[..., Awaitable[Result]]]:
     """The methods, by name: each a thin call into the host."""
     table: dict[str, Handler] = {
@@ -229,6 +245,7 @@ def methods() -> dict[str, Callable[..., Awaitable[Result]]]:
         "instances": lambda c, p: _now(c.host.list_instances(p)),
         "join": _join,
         "resume": _resume,
+        "authenticate": _authenticate,
         "leave": lambda c, sp: c.host.leave(sp[0]),
         "command": lambda c, sp: c.host.command(sp[0], sp[1].text),
         "narrate": lambda c, sp: c.host.narrate(sp[0], sp[1]),

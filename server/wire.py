@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from functools import cache
@@ -34,6 +33,7 @@ from server.engine.trees import Node
 from server.engine.vocabulary import Words, standard_words
 from server.engine.world.items import Item, Room
 from server.limits import WORK
+from server.work import work_clock
 
 
 @cache
@@ -133,7 +133,7 @@ def engine_errors(field: str | None = None) -> Iterator[None]:
     """Engine work in this block has its errors turned into the protocol's (the message says what was wrong;
     `field` names the parameter at fault), and its time added to the call's WORK, to be charged to the caller."""
     data = {"field": field} if field else None
-    started = time.thread_time()  # this thread's own time: a machine busy elsewhere is not charged
+    started = work_clock()  # this thread's own time, collections aside: a machine busy elsewhere is not charged
     try:
         yield
     except PathRefused as error:
@@ -151,4 +151,4 @@ def engine_errors(field: str | None = None) -> Iterator[None]:
     finally:
         spent = WORK.get()
         if spent is not None:
-            spent[0] += time.thread_time() - started
+            spent[0] += work_clock() - started

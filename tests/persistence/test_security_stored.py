@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 
 from tests.helpers import until
@@ -84,3 +85,23 @@ async def test_idle_clocks_go_on_across_a_restart(tmp_path: Path, servers: Any, 
     # At the first sweep, not thirty seconds after the start.
     await until(lambda: "expired" in server.log(), "the session expired", timeout=10.0)
     await (await connect(http, server.url, "http")).fail(-32002, "resume", token=player.token)
+
+
+async def test_a_restored_sessions_spin_is_checked_against_its_player(tmp_path: Path, servers: Any, http: Any) -> None:
+    """A spin stored by an older server, or edited by hand, that tells a player's story through an actor it may
+    not use is not taken back at a restart: that session does not come back, and says so in the log."""
+    data = tmp_path / "data"
+    server = servers(data)
+    instance = await create(http, server.url, str(DUO), 1)
+    ann, bob = await connect(http, server.url, "http"), await connect(http, server.url, "http")
+    await ann.ok("join", instance=instance, actor="@ann")
+    await bob.ok("join", instance=instance, actor="@bob")
+    spin = (await ann.ok("spin"))["spin"]
+    server.kill()
+    peeking = msgspec.msgpack.encode({**spin, "focalizer": "@bob"})  # Ann's story told through Bob's eyes
+    write(data, "UPDATE sessions SET spin = ? WHERE token = ?", peeking, ann.token)
+    server = servers(data)
+    assert "not brought back" in server.log()
+    again = await connect(http, server.url, "http")
+    await again.fail(-32002, "resume", token=ann.token)
+    assert await again.ok("resume", token=bob.token), "the others come back"

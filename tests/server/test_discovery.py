@@ -44,6 +44,7 @@ VALID: dict[str, dict[str, Any]] = {
     "create": {"world": "cloak"},
     "join": {"instance": "somewhere"},
     "resume": {"token": "x" * 32},
+    "authenticate": {"token": "x" * 32},
     "command": {"text": "look"},
     "save": {"name": "here"},
     "restore": {"name": "here"},
@@ -58,6 +59,7 @@ async def test_every_error_a_method_answers_with_is_listed_in_its_description(st
     for method in ("worlds", "spins", "instances", "create", "join", "resume"):
         await anyone(method, -32602, nonsense=1)
     await anyone("create", -32001, world="atlantis")
+    await anyone("authenticate", -32003, token="not-the-author-token")
     await anyone("create", -32001, world="cloak", spin="nosuch")
     await anyone("create", -32003, world=world_path("duo"))
     instance = (await author("create", world=world_path("duo")))["result"]["instance"]

@@ -13,6 +13,7 @@ import pytest
 from server.app import HOST
 from tests.helpers import StepClock
 from tests.server.conftest import AUTHOR, Server, Start, world_path
+from tests.server.latency import a_player, unhurt
 from tests.wire import Http
 
 pytestmark = pytest.mark.asyncio
@@ -31,9 +32,17 @@ async def create_from(server: Server, address: str, token: str | None = None) ->
 
 async def test_one_address_may_make_so_many_instances(start: Start) -> None:
     server = await start(instances_per_address=5, trusted_proxies=("127.0.0.1",), **FAST)
-    made = [await create_from(server, "198.51.100.1") for _ in range(7)]
+
+    async def fill(stop: asyncio.Event) -> list[dict[str, Any]]:
+        made = []
+        while not stop.is_set():
+            made.append(await create_from(server, "198.51.100.1"))
+        return made
+
+    made = await unhurt(await a_player(server), fill)
     assert sum("result" in answer for answer in made) == 5
-    assert made[-1]["error"]["code"] == -32006 and made[-1]["error"]["data"]["limit"] == "instances_per_address"
+    refused = made[5:]
+    assert refused and all(a["error"]["data"]["limit"] == "instances_per_address" for a in refused)
     assert "result" in await create_from(server, "198.51.100.2"), "another address is not held to it"
     assert "result" in await create_from(server, "198.51.100.1", AUTHOR), "nor is an author"
 
@@ -41,8 +50,18 @@ async def test_one_address_may_make_so_many_instances(start: Start) -> None:
 async def test_creates_at_once_cannot_pass_the_servers_limit(start: Start, tmp_path: Path) -> None:
     server = await start(max_instances=10, data=tmp_path / "data", **FAST)
     author = Http(server, AUTHOR)
-    answers = await asyncio.gather(*(author.call("create", world="cloak", seed=n) for n in range(40)))
-    assert sum("result" in answer for answer in answers) == 10
+    bystander = await a_player(server)  # the bystander's own instance is one of the ten
+
+    async def at_once(stop: asyncio.Event) -> list[dict[str, Any]]:
+        """Forty creates at once, then one after another for as long as the bystander is timed."""
+        answers = await asyncio.gather(*(author.call("create", world="cloak", seed=n) for n in range(40)))
+        while not stop.is_set():
+            answers.append(await author.call("create", world="cloak"))
+        return answers
+
+    answers = await unhurt(bystander, at_once)
+    assert sum("result" in answer for answer in answers) == 9
+    assert all(a["error"]["data"]["limit"] == "instances" for a in answers if "error" in a)
     assert len((await author.ok("instances"))["instances"]) == 10
 
 
@@ -67,18 +86,28 @@ async def test_idle_instances_are_retired_and_authors_kept(start: Start, tmp_pat
     assert (await played.ok("command", text="look"))["turn"] == 1, "one with a player goes on"
 
 
-async def test_an_instance_keeps_so_many_saves(start: Start) -> None:
-    server = await start(max_saves=3)
+async def test_an_instance_keeps_so_many_saves(start: Start, tmp_path: Path) -> None:
+    server = await start(max_saves=3, data=tmp_path / "data", **FAST)  # the saves are held back, not the rate
     player = Http(server)
     await player.play("cloak")
-    for name in ("one", "two", "three"):
-        await player.ok("save", name=name)
+
+    async def saving(stop: asyncio.Event) -> list[dict[str, Any]]:
+        answers, names = [], iter(f"save{n}" for n in range(10**6))
+        while not stop.is_set():
+            answers.append(await player.call("save", name=next(names)))
+        return answers
+
+    answers = await unhurt(await a_player(server), saving)
+    assert [a["result"]["name"] for a in answers[:3]] == ["save0", "save1", "save2"]
+    refused = [a["error"] for a in answers[3:]]
+    assert refused and all(e["code"] == -32006 for e in refused)
+    assert {"limit": "saves", "max": 3} in [e.get("data") for e in refused]
     error = await player.fail(-32006, "save", name="four")
-    assert error["data"] == {"limit": "saves", "max": 3} and "three" in error["message"]
+    assert error["data"] == {"limit": "saves", "max": 3} and "save2" in error["message"]
     await player.fail(-32006, "command", text="save four")
     await player.ok("command", text="look")
-    assert (await player.ok("save", name="two"))["turn"] == 1, "a name already used is overwritten"
-    assert (await player.ok("restore", name="two"))["turn"] == 1
+    assert (await player.ok("save", name="save1"))["turn"] == 1, "a name already used is overwritten"
+    assert (await player.ok("restore", name="save1"))["turn"] == 1
 
 
 async def test_a_change_the_store_cannot_take_is_explained(start: Start, tmp_path: Path) -> None:

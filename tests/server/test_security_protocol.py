@@ -12,7 +12,7 @@ import struct
 import pytest
 
 from tests.server.conftest import Server
-from tests.server.test_security_files import innocent
+from tests.server.latency import a_player, unhurt
 from tests.wire import Http
 
 pytestmark = pytest.mark.asyncio
@@ -29,11 +29,15 @@ async def test_a_param_named_like_the_servers_own_is_an_unknown_field(server: Se
 async def test_a_gzip_body_that_is_not_gzip(server: Server) -> None:
     headers = {"Content-Type": "application/json", "Content-Encoding": "gzip"}
     body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "worlds", "params": {}})
-    async with server.http.post(server.url + "/rpc", data=body, headers=headers) as response:
-        assert response.status == 400
-        answer = await response.json()
-    assert answer["error"]["code"] == -32700 and "gzip" in answer["error"]["message"]
-    await innocent(server)
+
+    async def bad_bodies(stop: asyncio.Event) -> None:
+        while not stop.is_set():
+            async with server.http.post(server.url + "/rpc", data=body, headers=headers) as response:
+                assert response.status == 400
+                answer = await response.json()
+            assert answer["error"]["code"] == -32700 and "gzip" in answer["error"]["message"]
+
+    await unhurt(await a_player(server), bad_bodies)
 
 
 async def _raw_websocket(server: Server) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
@@ -52,7 +56,8 @@ async def _raw_websocket(server: Server) -> tuple[asyncio.StreamReader, asyncio.
     return reader, writer
 
 
-async def test_an_unmasked_client_frame_closes_the_socket(server: Server) -> None:
+async def unmasked(server: Server) -> None:
+    """Send one unmasked frame on a socket of its own: the server closes it with 1002 (protocol error)."""
     reader, writer = await _raw_websocket(server)
     payload = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "worlds", "params": {}}).encode()
     writer.write(struct.pack("!BB", 0x81, len(payload)) + payload)  # FIN + text, no mask bit
@@ -64,4 +69,14 @@ async def test_an_unmasked_client_frame_closes_the_socket(server: Server) -> Non
     body = await reader.readexactly(length)
     assert struct.unpack("!H", body[:2])[0] == 1002, body
     writer.close()
+
+
+async def test_an_unmasked_client_frame_closes_the_socket(server: Server) -> None:
+    await unmasked(server)
+
+    async def again(stop: asyncio.Event) -> None:
+        while not stop.is_set():
+            await unmasked(server)
+
+    await unhurt(await a_player(server), again)
     assert await Http(server).ok("worlds")

@@ -78,9 +78,11 @@ class Server:
     is not the repository (the client must be found wherever the server runs). It may be killed and started
     again on the same port, keeping its instances and sessions."""
 
-    def __init__(self, data: Path, *, author: bool = False) -> None:
+    def __init__(self, data: Path, *, author: bool = False, token: str | None = None) -> None:
         self.data = data
         self.author = author
+        self.token = token
+        """The author token it is given ($CURVESHIP_AUTHOR_TOKEN); None: one of its own making."""
         self.port = free_port()
         self.process: subprocess.Popen[str] | None = None
         self.printed: list[str] = []
@@ -97,6 +99,7 @@ class Server:
             stderr=subprocess.DEVNULL,
             text=True,
             cwd=self.data.parent,
+            env={**os.environ, **({"CURVESHIP_AUTHOR_TOKEN": self.token} if self.token else {})},
         )
         assert self.process.stdout is not None
         self.printed = []

@@ -1,5 +1,6 @@
-"""An author's views (the true world, templates rendered as they are typed) and the transcript downloaded as
-text and as the JSON of `curveship export`."""
+"""An author's views (the true world, templates rendered as they are typed), a browser showing the author token
+to be one (its WebSocket cannot send a header), and the transcript downloaded as text and as the JSON of
+`curveship export`."""
 
 from __future__ import annotations
 
@@ -10,8 +11,10 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.web.conftest import Server
+from tests.web.conftest import Server, shoot
 from tests.web.story import command, start
+
+TOKEN = "an-author-token-for-the-browser-tests"
 
 
 @pytest.fixture(scope="module")
@@ -35,6 +38,61 @@ def test_an_author_sees_the_true_world_and_templates_render_as_they_are_typed(pa
     expect(panel.locator("output")).to_have_text("You hang your velvet cloak on the hook.")
     template.fill("[@nobody/s] [hang/v].")
     expect(panel.get_by_role("alert")).to_contain_text("@nobody")
+
+
+@pytest.fixture(scope="module")
+def tokened(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """`curveship serve` with $CURVESHIP_AUTHOR_TOKEN and without --author: a page is an author only by the token."""
+    running = Server(tmp_path_factory.mktemp("tokened") / "data", token=TOKEN)
+    running.start()
+    yield running
+    running.stop()
+
+
+def test_a_browser_shows_the_author_token_and_gets_the_author_view(page: Page, tokened: Server) -> None:
+    page.goto(tokened.url + "/")
+    page.get_by_text("For authors").click()
+    field = page.get_by_label("Author token")
+    field.fill("not-the-token-of-this-server")
+    page.get_by_role("button", name="Act as author").click()
+    expect(page.get_by_role("alert").filter(has_text="not this server's author token")).to_be_visible()
+    field.fill(TOKEN)
+    page.get_by_role("button", name="Act as author").click()
+    expect(page.get_by_role("status").filter(has_text="This page acts as an author")).to_be_visible()
+    shoot(page, "lobby-author")
+
+    page.get_by_label("Your name").fill("Ann")
+    page.get_by_role("button", name="Start Cloak of Darkness", exact=True).click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Cloak of Darkness")
+    page.get_by_role("button", name="Author").click()
+    world = page.get_by_role("region", name="Author").get_by_role("tree", name="The true world")
+    expect(world.get_by_role("treeitem", name="message").first).to_be_visible()
+
+
+def test_the_page_shows_the_token_again_on_a_socket_opened_after_a_restart(page: Page, tmp_path: Path) -> None:
+    restarted = Server(tmp_path / "data", token=TOKEN)
+    restarted.start()
+    try:
+        page.goto(restarted.url + "/")
+        page.get_by_text("For authors").click()
+        page.get_by_label("Author token").fill(TOKEN)
+        page.get_by_role("button", name="Act as author").click()
+        expect(page.get_by_role("status").filter(has_text="This page acts as an author")).to_be_visible()
+        restarted.kill()
+        expect(page.get_by_role("status").filter(has_text="Reconnecting…")).to_be_visible()
+        restarted.start()
+        expect(page.get_by_role("status").filter(has_text="Reconnected.")).to_be_visible()
+        page.get_by_role("button", name="Start Cloak of Darkness", exact=True).click()
+        expect(page.get_by_role("heading", level=1)).to_have_text("Cloak of Darkness")
+        expect(page.get_by_role("button", name="Author")).to_be_visible()
+    finally:
+        restarted.stop()
+
+
+def test_without_the_token_a_browser_on_this_machine_is_no_author(page: Page, tokened: Server) -> None:
+    start(page, tokened, "Cloak of Darkness")
+    expect(page.get_by_role("button", name="Concepts")).to_be_visible()
+    expect(page.get_by_role("button", name="Author")).to_have_count(0)
 
 
 def test_a_player_sees_no_author_view(page: Page, server: Server) -> None:

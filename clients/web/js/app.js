@@ -133,6 +133,54 @@ function playerName(input) {
   return input.value.trim() || undefined;
 }
 
+/**
+ * For authors: the server's author token, shown to it over the socket (a page cannot send it as a header).
+ * Once shown, the stories this page starts or joins are an author's, with the author view.
+ */
+function authorField() {
+  const id = uid("author-token");
+  const input = h("input", { id, type: "password", autocomplete: "off", spellcheck: "false", maxlength: 128 });
+  const said = h("p", { class: "hint", role: "status" });
+  const error = h("p", { class: "error", role: "alert" });
+  const acting = "This page acts as an author: the stories you start or join from it have the author view.";
+  if (conn.authorToken) said.textContent = acting;
+  const form = h(
+    "form",
+    { class: "author-token" },
+    h("p", { class: "field" }, h("label", { for: id }, "Author token"), input),
+    h("button", { type: "submit", class: "secondary" }, "Act as author"),
+  );
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    error.textContent = "";
+    said.textContent = "";
+    try {
+      await conn.authenticate(input.value.trim());
+      input.value = "";
+      said.textContent = acting;
+    } catch (failure) {
+      error.textContent = sentence(failure);
+    }
+  });
+  return h(
+    "details",
+    { class: "authoring", open: Boolean(conn.authorToken) },
+    h("summary", {}, "For authors"),
+    h(
+      "p",
+      {},
+      "The author token ",
+      h("code", {}, "curveship serve"),
+      " printed at its start (or ",
+      h("code", {}, "$CURVESHIP_AUTHOR_TOKEN"),
+      ") lets this page act as an author.",
+    ),
+    form,
+    said,
+    error,
+  );
+}
+
 async function lobby() {
   document.title = "Curveship";
   const { worlds } = await known();
@@ -240,6 +288,7 @@ async function lobby() {
       "backwards, through someone else's eyes.",
     ),
     name.element,
+    authorField(),
     error,
     h("section", { "aria-labelledby": "worlds-heading" }, h("h2", { id: "worlds-heading" }, "Worlds"), h("ul", { class: "worlds" }, cards)),
     h(
@@ -332,6 +381,7 @@ async function joinForm(instance, worlds, why) {
     h("p", { class: "meta" }, `Turn ${found.turn}. `, players.length ? `Playing: ${players.join(", ")}.` : "Nobody is playing."),
     error,
     form,
+    authorField(),
     h("p", {}, h("a", { href: "/" }, "Back to the lobby")),
   );
 }

@@ -14,6 +14,9 @@
 // answers the drop lost), each dispatched once, in order; a notification at or below `seq` was seen already
 // and is dropped. When the server no longer holds it all, `resumed.state` says where the session stands, for
 // the page to retell the turns missed. Then the calls queued meanwhile go out. Status events say each step.
+//
+// An author shows the author token in band (`authenticate`: a browser's WebSocket cannot send an Authorization
+// header); the connection keeps it in memory only, and shows it again on each socket it opens, before resuming.
 
 export class RpcError extends Error {
   /** The server's answer was an error: its code, its message (a sentence for people) and its data. */
@@ -48,6 +51,7 @@ export class Connection extends EventTarget {
     this.token = null;
     this.seq = 0; // the highest sequence number seen of the session's replies and notifications
     this.resumed = null; // the answer of the last resume made when a socket came back
+    this.authorToken = null; // kept in memory only: a reload forgets it
     this.status = "connecting";
     this.nextId = 1;
     this.pending = new Map(); // id -> {method, resolve, reject}
@@ -104,6 +108,12 @@ export class Connection extends EventTarget {
     return result;
   }
 
+  /** Act as an author on this connection (and on each socket it opens again) by the server's author token. */
+  async authenticate(token) {
+    await this.call("authenticate", { token });
+    this.authorToken = token;
+  }
+
   /** Forget the session (after `leave`, or when the server no longer knows it). */
   forget() {
     this.token = null;
@@ -150,17 +160,20 @@ export class Connection extends EventTarget {
     this.wait = this.backoff[0];
     const again = this.everOpened;
     this.everOpened = true;
+    if (again && this.authorToken) {
+      // A new socket is a new connection: it is an author's only once it shows the token again.
+      try {
+        await this.direct(socket, "authenticate", { token: this.authorToken });
+      } catch (error) {
+        if (error instanceof ConnectionLost) return;
+        this.authorToken = null; // the server's token changed: this page is a player's from now on
+      }
+    }
     if (again && this.token) {
       // The session is bound to the new socket before anything queued goes out, so those calls act for it.
-      const id = this.nextId++;
-      const answer = new Promise((resolve, reject) =>
-        this.pending.set(id, { method: "resume", resolve, reject, sent: true }),
-      );
-      const params = { token: this.token, last_seq: this.seq };
-      socket.send(JSON.stringify({ jsonrpc: "2.0", id, method: "resume", params }));
       let status = "resumed";
       try {
-        this.resumed = await answer;
+        this.resumed = await this.direct(socket, "resume", { token: this.token, last_seq: this.seq });
       } catch (error) {
         if (error instanceof ConnectionLost) return; // dropped again at once; the next socket tries again
         status = "session-lost";
@@ -172,6 +185,14 @@ export class Connection extends EventTarget {
     }
     this.flush(socket);
     this.setStatus(again ? "resumed" : "open");
+  }
+
+  /** A call sent on `socket` at once, ahead of the queue (used while it is being made ready). */
+  direct(socket, method, params) {
+    const id = this.nextId++;
+    const answer = new Promise((resolve, reject) => this.pending.set(id, { method, resolve, reject, sent: true }));
+    socket.send(JSON.stringify({ jsonrpc: "2.0", id, method, params }));
+    return answer;
   }
 
   flush(socket) {
