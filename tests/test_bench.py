@@ -221,14 +221,16 @@ def test_engine_benchmark_serves_each_world_and_compares_it_with_another_tree():
     from bench import engine
 
     now = engine.turn(Settings(turns=20))
-    assert set(now["worlds"]) == {"lost_one", "bank"}
+    assert set(now["worlds"]) == {"lost_one", "bank", "random lost_one"}
     for result in now["worlds"].values():
         assert result["commands"] == 20
-        assert all(_positive(result[key]) for key in ("median_s", "p99_s", "cpu_mean_s", "calls", "story_s"))
+        assert all(_positive(result[key]) for key in ("median_s", "p99_s", "cpu_mean_s", "calls"))
+    for world in ("lost_one", "bank"):
+        assert _positive(now["worlds"][world]["story_s"]) and _positive(now["worlds"][world]["history_bytes"])
     # This same tree as the "other" one: measured in a process of its own, and compared line by line.
     now["against"] = engine.elsewhere(Path(__file__).resolve().parent.parent, 20)
     assert set(now["against"]) == set(now["worlds"])
-    assert engine.report(now).count("before / now") == 2
+    assert engine.report(now).count("before / now") == 3
 
 
 def test_dispatch_benchmark_costs_each_request():
