@@ -24,7 +24,7 @@ from typing import Any
 from server.engine.actions.action import Action, Configure, Event, Modify, Outcome, SenseAction, felt_by_direct
 from server.engine.actions.preconditions import failure, prevention, refusal
 from server.engine.actions.records import event_data, event_from
-from server.engine.concepts import BEFORE_ANY_EVENT, Concept, export_concept, load_concept
+from server.engine.concepts import BEFORE_ANY_EVENT, Concept, Views, export_concept, load_concept
 from server.engine.errors import WorldError
 from server.engine.world.definition import WorldDefinition
 from server.engine.world.items import Item, Room
@@ -58,6 +58,7 @@ class Simulation:
         self.seed = seed
         self.world = WorldState(definition.all_items())
         self.sight = Perception(self.world)
+        self.views = Views(self.world)
         self.events: list[Event] = []
         self.concepts: dict[str, Concept] = {actor.tag: Concept(actor.tag) for actor in definition.actors()}
         self.tick = 0
@@ -72,7 +73,7 @@ class Simulation:
         self.hooked = [tag for tag, item in self.world.items.items() if item.react or item.prevent]
         self._reacting = [tag for tag in self.hooked if self.world.items[tag].react]
         for actor, concept in self.concepts.items():
-            concept.perceive(self.world, self._in_sight(actor), BEFORE_ANY_EVENT)
+            concept.perceive(self.views, self._in_sight(actor), BEFORE_ANY_EVENT)
 
     @property
     def items(self) -> Mapping[str, Item]:
@@ -143,7 +144,8 @@ class Simulation:
         self.played = set(data["played"])
         self._marks = [Mark(*mark) for mark in data["marks"]]
         self.events = [event_from(event) for event in data["events"]]
-        self.concepts = {concept["actor"]: load_concept(concept) for concept in data["concepts"]}
+        shared: dict[Any, Any] = {}
+        self.concepts = {concept["actor"]: load_concept(concept, shared) for concept in data["concepts"]}
 
     def _run(self, queue: deque[Queued]) -> list[Event]:
         produced: list[Event] = []
@@ -312,7 +314,7 @@ class Simulation:
             concept.witness(event.id)
             if surroundings[actor] != self._surroundings(actor):
                 # Moved, or the light changed: take in the new surroundings whole.
-                concept.perceive(world, self._in_sight(actor), event.id)
+                concept.perceive(self.views, self._in_sight(actor), event.id)
             perceived = [
                 tag
                 for tag in involved_items
@@ -321,7 +323,7 @@ class Simulation:
             if moved is not None and moved not in perceived and actor in saw_moving:
                 # Seen to go (out of the room, into the sack): no longer pictured where it was, but where it went.
                 perceived.append(moved)
-            concept.perceive(world, [*perceived, *substances(world, perceived)], event.id)
+            concept.perceive(self.views, [*perceived, *substances(world, perceived)], event.id)
 
     def _in_sight(self, actor: str) -> list[str]:
         """Everything `actor` takes in of its surroundings: what it sees, itself and what it carries (known even
