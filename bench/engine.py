@@ -198,6 +198,65 @@ def turn(settings: Any) -> dict[str, Any]:
     return {"worlds": measure(settings.turns)}
 
 
+COLLECTED_INSTANCES = 10
+"""Lost One instances in the heap whose full collection is timed (`collection`), as `server.crowd` plays them."""
+
+
+def collection(settings: Any) -> dict[str, Any]:
+    """A full collection's pause in a server's heap: the server's code loaded, ten Lost One instances of a
+    quarter of `--turns` commands each, as brought back at start-up; timed as it is, then after `freeze_heap`
+    (as `curveship serve` does once started) and a tenth as many commands more on each (what was made since)."""
+    from server.app import freeze_heap
+
+    turns = max(20, settings.turns // 4)
+    kept = []
+    for _ in range(COLLECTED_INSTANCES):
+        _, players = _seated("lost_one")
+        _serve(players, turns, random.Random(4))
+        kept.append(players)
+    gc.collect()
+    tracked = len(gc.get_objects())
+    whole = min(_timed(gc.collect) for _ in range(3))
+    freeze_heap()
+    try:
+        for players in kept:
+            _serve(players, turns // 10, random.Random(5))
+        gc.collect()
+        since = min(_timed(gc.collect) for _ in range(3))
+        walked = len(gc.get_objects())  # (the frozen are not among them)
+    finally:
+        gc.unfreeze()
+    return {
+        "instances": COLLECTED_INSTANCES,
+        "turns": turns,
+        "tracked": tracked,
+        "walked": walked,
+        "whole_s": whole,
+        "since_s": since,
+    }
+
+
+def report_collection(result: dict[str, Any]) -> str:
+    rows = [
+        ["heap", "objects walked", "full collection"],
+        [
+            f"{result['instances']} × lost_one, {result['turns']} turns each",
+            f"{result['tracked']:,}",
+            _ms(result["whole_s"]),
+        ],
+        [
+            f"frozen once started, then {result['turns'] // 10} turns more each",
+            f"{result['walked']:,}",
+            _ms(result["since_s"]),
+        ],
+        ["as kept / frozen", "", f"{result['whole_s'] / result['since_s']:.1f}×"],
+    ]
+    widths = [max(len(row[i]) for row in rows) for i in range(3)]
+    lines = ["  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)) for row in rows]
+    lines.insert(1, "  ".join("-" * width for width in widths))
+    return "\n".join(line.rstrip() for line in lines)
+
+
 def _ms(seconds: float) -> str:
     return f"{seconds * 1e3:.2f} ms" if seconds >= 1e-3 else f"{seconds * 1e6:.0f} µs"
 
@@ -258,4 +317,9 @@ if __name__ == "__main__":
     sys.exit(main(sys.argv[1:]))
 
 
-BENCHMARKS = (Benchmark("turn", "a served command in one process: the turn and every player's telling", turn, report),)
+BENCHMARKS = (
+    Benchmark("turn", "a served command in one process: the turn and every player's telling", turn, report),
+    Benchmark(
+        "collection", "a full collection's pause in a server's heap, as kept and frozen", collection, report_collection
+    ),
+)

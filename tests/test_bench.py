@@ -148,6 +148,7 @@ def test_names_pick_modules_or_single_benchmarks():
         "persistence.instances",
         "persistence.durable",
         "engine.turn",
+        "engine.collection",
         "dispatch.rpc",
         "bots.load",
         "bots.env",
@@ -231,6 +232,19 @@ def test_engine_benchmark_serves_each_world_and_compares_it_with_another_tree():
     now["against"] = engine.elsewhere(Path(__file__).resolve().parent.parent, 20)
     assert set(now["against"]) == set(now["worlds"])
     assert engine.report(now).count("before / now") == 3
+
+
+def test_collection_benchmark_times_a_full_collection_as_kept_and_frozen():
+    import gc
+
+    from bench import engine
+
+    result = engine.collection(Settings(turns=80))
+    assert result["instances"] == engine.COLLECTED_INSTANCES and result["turns"] == 20
+    assert result["tracked"] > result["walked"] > 0
+    assert _positive(result["whole_s"]) and _positive(result["since_s"])
+    assert "as kept / frozen" in engine.report_collection(result)
+    assert gc.get_freeze_count() == 0  # the heap frozen for the measurement is thawed after it
 
 
 def test_dispatch_benchmark_costs_each_request():
