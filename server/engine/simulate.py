@@ -241,10 +241,18 @@ class Simulation:
         roles = (action.agent,) if agent_only else (action.agent, action.direct)
         seen = [tag for tag in roles if tag is not None and tag in world.items]
         found = set()
+        seen_in: dict[str, bool] = {}  # whether anyone in a compartment sees one of them, asked once a room
         for actor in self.concepts:
             if world.get(actor, "alive") is False or world.get(actor, "awake") is False:
                 continue
-            if any(sight.sees(actor, tag) for tag in seen):
+            if actor in seen:
+                found.add(actor)
+                continue
+            here = sight.compartment(actor)
+            sees = seen_in.get(here)
+            if sees is None:
+                sees = seen_in[here] = bool(sight.seen_from(here, seen))
+            if sees:
                 found.add(actor)
         return found
 
@@ -307,6 +315,8 @@ class Simulation:
             if held not in involved_items
         ]
         moved = action.direct if isinstance(action, Configure) and event.done else None
+        # Per compartment, which involved items anyone in it sees: asked once a room, not once a perceiver.
+        seen_in: dict[str, set[str]] = {}
         for actor in event.perceivers:
             concept = self.concepts.get(actor)
             if concept is None:
@@ -315,10 +325,15 @@ class Simulation:
             if surroundings[actor] != self._surroundings(actor):
                 # Moved, or the light changed: take in the new surroundings whole.
                 concept.perceive(self.views, self._in_sight(actor), event.id)
+            here = sight.compartment(actor)
+            seen = seen_in.get(here)
+            if seen is None:
+                seen = seen_in[here] = sight.seen_from(here, involved_items)
+            reaches = actor == action.agent
             perceived = [
                 tag
                 for tag in involved_items
-                if sight.sees(actor, tag) or (actor == action.agent and sight.can_reach(actor, tag))
+                if tag in seen or tag == actor or (reaches and sight.can_reach(actor, tag))
             ]
             if moved is not None and moved not in perceived and actor in saw_moving:
                 # Seen to go (out of the room, into the sack): no longer pictured where it was, but where it went.

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
 
@@ -190,6 +191,12 @@ class Perception:
         if found is None:
             found = self._sight_of(here, item)
         return found.score >= VISIBLE_AT
+
+    def seen_from(self, here: str, tags: Iterable[str]) -> set[str]:
+        """Of `tags`, those anyone in the compartment `here` sees (as `sees` answers for each of them, but for
+        an actor's seeing itself): what one event shows everyone in one room, worked out once for all of them."""
+        self._fresh()
+        return {tag for tag in tags if tag == ROOT or self._sight_of(here, tag).score >= VISIBLE_AT}
 
     def can_reach(self, actor: str, item: str) -> bool:
         """Whether `actor` can touch `item`: in the same compartment, or the container it is in, or a door."""
