@@ -365,7 +365,10 @@ async def _dispatched(
     response and serialization), as `async_dispatch_to_serializable` takes it, less two: binding the params to
     the method's signature, which cannot fail here (every method takes the caller and any params, which it
     decodes with msgspec into the contract's struct and so checks itself) and cost more than the rest of the
-    dispatch, and gathering the one request in a task of its own."""
+    dispatch, and gathering the one request in a task of its own (in its place, one pass of the loop)."""
+    # Let the other clients in first, as the task per request did: a socket sending request after request must
+    # not keep the loop to itself.
+    await asyncio.sleep(0)
     try:
         made = create_request(request)
         method = table.get(made.method)
