@@ -1,5 +1,8 @@
 """The engine's turn in one process, as a server serves it: one player's command, then every other player told.
 
+Beside the two served worlds, a long random session (one player, commands drawn from the grammar, Lost One) and,
+for each served world, the memory a turn of history keeps (tracemalloc, after a collection).
+
 `python -m bench engine` measures this code; `python -m bench.engine --against DIR` measures it and the code in
 DIR (a checkout of another commit, e.g. `git archive fda1329 | tar -x -C /tmp/base`) side by side, each in a
 process of its own, and gives the ratios. This file uses only the engine's oldest interfaces (Story, Player,
@@ -11,6 +14,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import cProfile
+import gc
 import json
 import os
 import pstats
@@ -19,6 +23,7 @@ import statistics
 import subprocess
 import sys
 import time
+import tracemalloc
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +36,8 @@ PLAYED = {
 """Who plays each world: Lost One as the server's crowd plays it (the friend keeps to her script), the bank whole."""
 COMMANDS = ("look", "wander", "x sky", "listen", "i", "smile", "jump", "n", "s", "e", "w")
 """What the players type, as in bench/server.py (not "wait": the visitor waiting in the center ends Lost One)."""
+SESSION = "lost_one"
+"""The world of the random session: its one player types commands drawn from the grammar (bench/play.py's)."""
 
 
 def _seated(world: str) -> tuple[Any, list[Any]]:
@@ -68,6 +75,45 @@ def _serve(players: list[Any], count: int, rng: random.Random) -> list[tuple[flo
     return times
 
 
+def _session(count: int, seed: int) -> list[tuple[float, float]]:
+    """`count` grammar-drawn commands from a fresh story's one player (begun again at an ending, as a player
+    would): the wall and CPU time of each."""
+    from bench.play import random_commands
+    from server.catalog import load_world
+    from server.engine.errors import EngineError
+    from server.engine.player import Player
+    from server.engine.story import Story
+
+    story = Story(load_world(SESSION), seed=1)
+    player = Player(story)
+    times = []
+    for line in random_commands(story, count, random.Random(f"session:{seed}")):
+        wall, cpu = time.perf_counter(), time.process_time()
+        try:
+            player.command(line)
+        except EngineError:
+            player.restart()
+        times.append((time.perf_counter() - wall, time.process_time() - cpu))
+    return times
+
+
+def _history_bytes(world: str, count: int) -> float:
+    """The memory a turn of history keeps: what Python holds after `count` more commands (collected), over
+    the turns they took, the players told as in `_serve`."""
+    story, players = _seated(world)
+    _serve(players, 50, random.Random(0))
+    turns = story.turn
+    gc.collect()
+    tracemalloc.start()
+    try:
+        _serve(players, count, random.Random(3))
+        gc.collect()
+        kept, _peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    return kept / max(1, story.turn - turns)
+
+
 ROUNDS = 3
 """Each world is played this many times afresh; the round with the least CPU counts (the one least disturbed by
 the rest of a shared machine), as the other benchmarks take the fastest of several runs."""
@@ -75,8 +121,9 @@ the rest of a shared machine), as the other benchmarks take the fastest of sever
 
 def measure(count: int) -> dict[str, Any]:
     """Per world: per-command wall-clock percentiles and mean CPU (of the fastest round), function calls per
-    command (a measure of work that no other load on the machine disturbs), and `story_s`, a story made and
-    its players seated and told the opening (the fastest of five)."""
+    command (a measure of work that no other load on the machine disturbs), `story_s`, a story made and its
+    players seated and told the opening (the fastest of five), and `history_bytes`, the memory a turn keeps;
+    then the random session, as `random <world>`, measured the same way (without the seating and memory)."""
     results: dict[str, Any] = {}
     for world in PLAYED:
         _seated(world)  # the lexicons of English, and the world's module, loaded before anything is timed
@@ -87,22 +134,40 @@ def measure(count: int) -> dict[str, Any]:
             _serve(players, 50, random.Random(0))  # warmed
             rounds.append(_serve(players, count, random.Random(1)))
         samples = min(rounds, key=lambda r: sum(cpu for _, cpu in r))
-        walls = [wall for wall, _ in samples]
         _, players = _seated(world)
         _serve(players, 50, random.Random(0))
         profile = cProfile.Profile()
         counted = max(50, count // 5)
         profile.runcall(_serve, players, counted, random.Random(2))
         results[world] = {
+            **_spread(samples),
             "commands": count,
-            "median_s": statistics.median(walls),
-            "p90_s": statistics.quantiles(walls, n=100, method="inclusive")[89],
-            "p99_s": statistics.quantiles(walls, n=100, method="inclusive")[98],
-            "cpu_mean_s": statistics.fmean(cpu for _, cpu in samples),
             "calls": int(pstats.Stats(profile).total_calls) / counted,  # type: ignore[attr-defined]
             "story_s": making,
+            "history_bytes": _history_bytes(world, count),
         }
+    _session(50, 0)
+    rounds = [_session(count, 1) for _ in range(ROUNDS)]
+    samples = min(rounds, key=lambda r: sum(cpu for _, cpu in r))
+    profile = cProfile.Profile()
+    counted = max(50, count // 5)
+    profile.runcall(_session, counted, 2)
+    results[f"random {SESSION}"] = {
+        **_spread(samples),
+        "commands": count,
+        "calls": int(pstats.Stats(profile).total_calls) / counted,  # type: ignore[attr-defined]
+    }
     return results
+
+
+def _spread(samples: list[tuple[float, float]]) -> dict[str, float]:
+    walls = [wall for wall, _ in samples]
+    return {
+        "median_s": statistics.median(walls),
+        "p90_s": statistics.quantiles(walls, n=100, method="inclusive")[89],
+        "p99_s": statistics.quantiles(walls, n=100, method="inclusive")[98],
+        "cpu_mean_s": statistics.fmean(cpu for _, cpu in samples),
+    }
 
 
 def _timed(work: Any) -> float:
@@ -123,9 +188,73 @@ def elsewhere(tree: Path, count: int) -> dict[str, Any]:
     return result
 
 
+def _least(one: dict[str, Any], other: dict[str, Any]) -> dict[str, Any]:
+    """Per world, the measurement with the least CPU a command."""
+    return {world: min(one[world], other[world], key=lambda r: r["cpu_mean_s"]) for world in one}
+
+
 def turn(settings: Any) -> dict[str, Any]:
     """The registered benchmark (`python -m bench engine`): this code only."""
     return {"worlds": measure(settings.turns)}
+
+
+COLLECTED_INSTANCES = 10
+"""Lost One instances in the heap whose full collection is timed (`collection`), as `server.crowd` plays them."""
+
+
+def collection(settings: Any) -> dict[str, Any]:
+    """A full collection's pause in a server's heap: the server's code loaded, ten Lost One instances of a
+    quarter of `--turns` commands each, as brought back at start-up; timed as it is, then after `freeze_heap`
+    (as `curveship serve` does once started) and a tenth as many commands more on each (what was made since)."""
+    from server.app import freeze_heap
+
+    turns = max(20, settings.turns // 4)
+    kept = []
+    for _ in range(COLLECTED_INSTANCES):
+        _, players = _seated("lost_one")
+        _serve(players, turns, random.Random(4))
+        kept.append(players)
+    gc.collect()
+    tracked = len(gc.get_objects())
+    whole = min(_timed(gc.collect) for _ in range(3))
+    freeze_heap()
+    try:
+        for players in kept:
+            _serve(players, turns // 10, random.Random(5))
+        gc.collect()
+        since = min(_timed(gc.collect) for _ in range(3))
+        walked = len(gc.get_objects())  # (the frozen are not among them)
+    finally:
+        gc.unfreeze()
+    return {
+        "instances": COLLECTED_INSTANCES,
+        "turns": turns,
+        "tracked": tracked,
+        "walked": walked,
+        "whole_s": whole,
+        "since_s": since,
+    }
+
+
+def report_collection(result: dict[str, Any]) -> str:
+    rows = [
+        ["heap", "objects walked", "full collection"],
+        [
+            f"{result['instances']} × lost_one, {result['turns']} turns each",
+            f"{result['tracked']:,}",
+            _ms(result["whole_s"]),
+        ],
+        [
+            f"frozen once started, then {result['turns'] // 10} turns more each",
+            f"{result['walked']:,}",
+            _ms(result["since_s"]),
+        ],
+        ["as kept / frozen", "", f"{result['whole_s'] / result['since_s']:.1f}×"],
+    ]
+    widths = [max(len(row[i]) for row in rows) for i in range(3)]
+    lines = ["  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)) for row in rows]
+    lines.insert(1, "  ".join("-" * width for width in widths))
+    return "\n".join(line.rstrip() for line in lines)
 
 
 def _ms(seconds: float) -> str:
@@ -133,7 +262,7 @@ def _ms(seconds: float) -> str:
 
 
 def report(result: dict[str, Any]) -> str:
-    rows = [["world", "commands", "median", "p90", "p99", "CPU mean", "calls", "seated"]]
+    rows = [["world", "commands", "median", "p90", "p99", "CPU mean", "calls", "seated", "memory a turn"]]
     against = result.get("against")
     for label, worlds in (("", result["worlds"]), *((("before: ", against),) if against else ())):
         for world, r in worlds.items():
@@ -146,14 +275,16 @@ def report(result: dict[str, Any]) -> str:
                     _ms(r["p99_s"]),
                     _ms(r["cpu_mean_s"]),
                     f"{r['calls']:,.0f}",
-                    _ms(r["story_s"]),
+                    _ms(r["story_s"]) if "story_s" in r else "",
+                    f"{r['history_bytes'] / 1024:.1f} KiB" if "history_bytes" in r else "",
                 ]
             )
     if against:
         for world, r in result["worlds"].items():
-            b = against[world]
-            keys = ("median_s", "p90_s", "p99_s", "cpu_mean_s", "calls", "story_s")
-            rows.append([f"before / now: {world}", "", *(f"{b[k] / r[k]:.2f}×" for k in keys)])
+            b = against.get(world, {})
+            keys = ("median_s", "p90_s", "p99_s", "cpu_mean_s", "calls", "story_s", "history_bytes")
+            ratios = [f"{b[k] / r[k]:.2f}×" if k in b and k in r else "" for k in keys]
+            rows.append([f"before / now: {world}", "", *ratios])
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     lines = ["  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)) for row in rows]
     lines.insert(1, "  ".join("-" * width for width in widths))
@@ -164,6 +295,7 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.engine", description=__doc__.splitlines()[0])
     parser.add_argument("--turns", type=int, default=1_000, help="commands per world (default 1000)")
     parser.add_argument("--against", type=Path, metavar="DIR", help="also measure the code in DIR, and compare")
+    parser.add_argument("--alternations", type=int, default=1, help="with --against: measure each tree so often")
     parser.add_argument("--worker", type=int, help=argparse.SUPPRESS)
     options = parser.parse_args(argv)
     if options.worker is not None:
@@ -171,7 +303,12 @@ def main(argv: list[str]) -> int:
         return 0
     result: dict[str, Any] = {"worlds": measure(options.turns)}
     if options.against is not None:
+        # Turn about, so that whatever else loads the machine weighs on both trees alike; per world, the
+        # least-disturbed of the alternations counts for each.
         result["against"] = elsewhere(options.against, options.turns)
+        for _ in range(options.alternations - 1):
+            result["worlds"] = _least(result["worlds"], measure(options.turns))
+            result["against"] = _least(result["against"], elsewhere(options.against, options.turns))
     print(report(result))
     return 0
 
@@ -180,4 +317,9 @@ if __name__ == "__main__":
     sys.exit(main(sys.argv[1:]))
 
 
-BENCHMARKS = (Benchmark("turn", "a served command in one process: the turn and every player's telling", turn, report),)
+BENCHMARKS = (
+    Benchmark("turn", "a served command in one process: the turn and every player's telling", turn, report),
+    Benchmark(
+        "collection", "a full collection's pause in a server's heap, as kept and frozen", collection, report_collection
+    ),
+)

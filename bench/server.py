@@ -31,9 +31,12 @@ def server() -> Iterator[tuple[str, int]]:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     code = (
-        "from aiohttp import web; from server.app import Config, create_app; "
+        "import asyncio; from aiohttp import web; from server.app import Config, create_app, freeze_heap; "
         # Players here go as fast as the server answers: lift the per-session rate limit out of their way.
-        f"web.run_app(create_app(Config(rate=1e6, burst=1e6)), host='127.0.0.1', port={port}, print=None)"
+        "app = create_app(Config(rate=1e6, burst=1e6)); "
+        # Started as `curveship serve` starts: the heap made by then frozen.
+        "app.on_startup.append(lambda app: asyncio.sleep(0, freeze_heap())); "
+        f"web.run_app(app, host='127.0.0.1', port={port}, print=None)"
     )
     process = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{port}"

@@ -28,6 +28,9 @@ from typing import Any
 
 import msgspec
 from jsonrpcserver import Error, Result, Success, async_dispatch_to_serializable
+from jsonrpcserver.async_dispatcher import call as call_method
+from jsonrpcserver.dispatcher import create_request, get_method, not_notification, to_response
+from jsonrpcserver.response import to_serializable_one
 
 from protocol import messages as m
 from protocol.errors import Code, RpcError
@@ -88,7 +91,7 @@ def _method(name: str, run: Handler) -> Callable[..., Awaitable[Result]]:
             weigh = COSTS.get(name)
             cost = 1 if weigh is None else weigh(caller.host, params)
             spent = [0.0]
-            WORK.set(spent)  # this call's own context: each request runs as a task of its own
+            counting = WORK.set(spent)  # this call's work, until it returns
             session: Session | None = None
             try:
                 if spec.session:
@@ -105,6 +108,7 @@ def _method(name: str, run: Handler) -> Callable[..., Awaitable[Result]]:
                         raise RpcError(Code.RATE_LIMITED, "too many requests: slow down")
                     result = await run(caller, params)
             finally:
+                WORK.reset(counting)
                 # What was charged before pays for a turn's work a request; only the work beyond is charged now.
                 caller.host.charge(session, caller.remote, spent[0] / TURN_WORK - cost)
             return Success(msgspec.to_builtins(result))
@@ -367,13 +371,18 @@ async def _one(
 ) -> dict[str, Any] | None:
     if not isinstance(member, dict):
         return error_response(Code.INVALID_REQUEST, "a request is an object")
-    answer = await async_dispatch_to_serializable(
-        "",
-        table,
-        context=caller,
-        deserializer=lambda _: member,  # decoded already
-        validator=request_shape,
-    )
+    try:
+        request_shape(member)
+    except ValueError:
+        answer = await async_dispatch_to_serializable(
+            "",
+            table,
+            context=caller,
+            deserializer=lambda _: member,  # decoded already
+            validator=request_shape,
+        )  # (what is no request is answered by jsonrpcserver's whole pipeline, as it answers it)
+    else:
+        answer = await _dispatched(member, caller, table)
     if isinstance(answer, dict) and "error" in answer and answer["error"]["code"] == -32000:
         # Whatever failed inside is in the log; the wire never carries an exception's text. jsonrpcserver's
         # own failures (-32000, "Server error", the exception's text as data) are not in the contract: to a
@@ -381,3 +390,26 @@ async def _one(
         # of the change (a store that could not take it), and go as they are.
         answer["error"] = RpcError(Code.INTERNAL_ERROR).to_wire()
     return answer  # type: ignore[return-value]
+
+
+async def _dispatched(
+    request: dict[str, Any], caller: Caller, table: dict[str, Callable[..., Awaitable[Result]]]
+) -> Any:
+    """A well-formed request through jsonrpcserver's own steps (its request, its method look-up and call, its
+    response and serialization), as `async_dispatch_to_serializable` takes it, less two: binding the params to
+    the method's signature, which cannot fail here (every method takes the caller and any params, which it
+    decodes with msgspec into the contract's struct and so checks itself) and cost more than the rest of the
+    dispatch, and gathering the one request in a task of its own (in its place, one pass of the loop)."""
+    # Let the other clients in first, as the task per request did: a socket sending request after request must
+    # not keep the loop to itself.
+    await asyncio.sleep(0)
+    try:
+        made = create_request(request)
+        method = table.get(made.method)
+        result = get_method(table, made.method) if method is None else await call_method(made, caller, method)
+        if not not_notification((made, result)):
+            return None
+        return to_serializable_one(to_response(made, result))
+    except Exception:  # (as jsonrpcserver answers a failure of its own: -32000, made -32603 by _one)
+        log.exception("dispatching %s failed", request.get("method"))
+        return {"jsonrpc": "2.0", "error": {"code": -32000, "message": "Server error"}, "id": request.get("id")}

@@ -148,6 +148,7 @@ def test_names_pick_modules_or_single_benchmarks():
         "persistence.instances",
         "persistence.durable",
         "engine.turn",
+        "engine.collection",
         "dispatch.rpc",
         "bots.load",
         "bots.env",
@@ -221,14 +222,29 @@ def test_engine_benchmark_serves_each_world_and_compares_it_with_another_tree():
     from bench import engine
 
     now = engine.turn(Settings(turns=20))
-    assert set(now["worlds"]) == {"lost_one", "bank"}
+    assert set(now["worlds"]) == {"lost_one", "bank", "random lost_one"}
     for result in now["worlds"].values():
         assert result["commands"] == 20
-        assert all(_positive(result[key]) for key in ("median_s", "p99_s", "cpu_mean_s", "calls", "story_s"))
+        assert all(_positive(result[key]) for key in ("median_s", "p99_s", "cpu_mean_s", "calls"))
+    for world in ("lost_one", "bank"):
+        assert _positive(now["worlds"][world]["story_s"]) and _positive(now["worlds"][world]["history_bytes"])
     # This same tree as the "other" one: measured in a process of its own, and compared line by line.
     now["against"] = engine.elsewhere(Path(__file__).resolve().parent.parent, 20)
     assert set(now["against"]) == set(now["worlds"])
-    assert engine.report(now).count("before / now") == 2
+    assert engine.report(now).count("before / now") == 3
+
+
+def test_collection_benchmark_times_a_full_collection_as_kept_and_frozen():
+    import gc
+
+    from bench import engine
+
+    result = engine.collection(Settings(turns=80))
+    assert result["instances"] == engine.COLLECTED_INSTANCES and result["turns"] == 20
+    assert result["tracked"] > result["walked"] > 0
+    assert _positive(result["whole_s"]) and _positive(result["since_s"])
+    assert "as kept / frozen" in engine.report_collection(result)
+    assert gc.get_freeze_count() == 0  # the heap frozen for the measurement is thawed after it
 
 
 def test_dispatch_benchmark_costs_each_request():

@@ -18,6 +18,8 @@ class _Layout:
     place: dict[str, int]
     names: tuple[str, ...] | None
     """The fields by name, when __init__ takes them by keyword only."""
+    frozen: bool
+    """Whether its instances never change: then a copy with nothing changed may be the original itself."""
 
 
 _LAYOUTS: dict[type, _Layout | None] = {}
@@ -26,14 +28,13 @@ variables among its fields, or a single field)."""
 
 
 def _layout(cls: type) -> _Layout | None:
-    if cls in _LAYOUTS:
-        return _LAYOUTS[cls]
     every = dataclasses.fields(cls)  # type: ignore[arg-type]
     names = [f.name for f in every if f.init]
     simple = len(every) == len(cls.__dataclass_fields__) and len(names) > 1  # type: ignore[attr-defined]
     by_keyword = tuple(names) if any(f.init and f.kw_only for f in every) else None
     place = {name: i for i, name in enumerate(names)}
-    found = _Layout(operator.attrgetter(*names), place, by_keyword) if simple else None
+    frozen = bool(cls.__dataclass_params__.frozen)  # type: ignore[attr-defined]
+    found = _Layout(operator.attrgetter(*names), place, by_keyword, frozen) if simple else None
     _LAYOUTS[cls] = found
     return found
 
@@ -41,18 +42,31 @@ def _layout(cls: type) -> _Layout | None:
 def replace(obj: T, /, **changes: Any) -> T:
     """`dataclasses.replace(obj, **changes)`: the same object, made the same way (through the class's __init__,
     so any __post_init__ runs), without working out the class's fields on every call, which is most of what
-    `dataclasses.replace` costs (the narrator copies its drafts some eighty times a command). A name that is no
-    field __init__ takes is left to `dataclasses.replace`, for its own error."""
-    layout = _layout(type(obj))
+    `dataclasses.replace` costs (the narrator copies its drafts some eighty times a command). A frozen object
+    whose every change is the value it already holds is given back as it is (a quarter of the narrator's
+    copies: a flag set to what it was). A name that is no field __init__ takes is left to
+    `dataclasses.replace`, for its own error."""
+    cls = type(obj)
+    layout = _LAYOUTS.get(cls)
     if layout is None:
-        return dataclasses.replace(obj, **changes)  # type: ignore[type-var]
-    values = list(layout.read(obj))
+        layout = _layout(cls) if cls not in _LAYOUTS else None
+        if layout is None:
+            return dataclasses.replace(obj, **changes)  # type: ignore[type-var]
+    values: list[Any] | None = None
     place = layout.place
     for name, value in changes.items():
         where = place.get(name)
         if where is None:
             return dataclasses.replace(obj, **changes)  # type: ignore[type-var]
+        if values is None:
+            if layout.frozen and getattr(obj, name) is value:
+                continue  # (no change so far: nothing read yet)
+            values = list(layout.read(obj))
         values[where] = value
+    if values is None:
+        if layout.frozen:
+            return obj
+        values = list(layout.read(obj))
     if layout.names is not None:
-        return type(obj)(**dict(zip(layout.names, values, strict=True)))
-    return type(obj)(*values)
+        return cls(**dict(zip(layout.names, values, strict=True)))
+    return cls(*values)

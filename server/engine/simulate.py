@@ -26,7 +26,7 @@ import msgspec
 from server.engine.actions.action import Action, Configure, Event, Modify, Outcome, SenseAction, felt_by_direct
 from server.engine.actions.preconditions import failure, prevention, refusal
 from server.engine.actions.records import event_data, event_from
-from server.engine.concepts import BEFORE_ANY_EVENT, Concept, export_concept, load_concept
+from server.engine.concepts import BEFORE_ANY_EVENT, Concept, Views, export_concept, load_concept
 from server.engine.errors import WorldError
 from server.engine.world.definition import WorldDefinition
 from server.engine.world.items import Item, Room
@@ -60,6 +60,7 @@ class Simulation:
         self.seed = seed
         self.world = WorldState(definition.all_items())
         self.sight = Perception(self.world)
+        self.views = Views(self.world)
         self.events: list[Event] = []
         self.concepts: dict[str, Concept] = {actor.tag: Concept(actor.tag) for actor in definition.actors()}
         self.tick = 0
@@ -74,7 +75,7 @@ class Simulation:
         self.hooked = [tag for tag, item in self.world.items.items() if item.react or item.prevent]
         self._reacting = [tag for tag in self.hooked if self.world.items[tag].react]
         for actor, concept in self.concepts.items():
-            concept.perceive(self.world, self._in_sight(actor), BEFORE_ANY_EVENT)
+            concept.perceive(self.views, self._in_sight(actor), BEFORE_ANY_EVENT)
 
     @property
     def items(self) -> Mapping[str, Item]:
@@ -145,7 +146,8 @@ class Simulation:
         self.played = set(data["played"])
         self._marks = msgspec.convert(data["marks"], list[Mark])
         self.events = [event_from(event) for event in data["events"]]
-        self.concepts = {concept["actor"]: load_concept(concept) for concept in data["concepts"]}
+        shared: dict[Any, Any] = {}
+        self.concepts = {concept["actor"]: load_concept(concept, shared) for concept in data["concepts"]}
 
     def _run(self, queue: deque[Queued]) -> list[Event]:
         produced: list[Event] = []
@@ -241,10 +243,18 @@ class Simulation:
         roles = (action.agent,) if agent_only else (action.agent, action.direct)
         seen = [tag for tag in roles if tag is not None and tag in world.items]
         found = set()
+        seen_in: dict[str, bool] = {}  # whether anyone in a compartment sees one of them, asked once a room
         for actor in self.concepts:
             if world.get(actor, "alive") is False or world.get(actor, "awake") is False:
                 continue
-            if any(sight.sees(actor, tag) for tag in seen):
+            if actor in seen:
+                found.add(actor)
+                continue
+            here = sight.compartment(actor)
+            sees = seen_in.get(here)
+            if sees is None:
+                sees = seen_in[here] = bool(sight.seen_from(here, seen))
+            if sees:
                 found.add(actor)
         return found
 
@@ -307,6 +317,8 @@ class Simulation:
             if held not in involved_items
         ]
         moved = action.direct if isinstance(action, Configure) and event.done else None
+        # Per compartment, which involved items anyone in it sees: asked once a room, not once a perceiver.
+        seen_in: dict[str, set[str]] = {}
         for actor in event.perceivers:
             concept = self.concepts.get(actor)
             if concept is None:
@@ -314,16 +326,21 @@ class Simulation:
             concept.witness(event.id)
             if surroundings[actor] != self._surroundings(actor):
                 # Moved, or the light changed: take in the new surroundings whole.
-                concept.perceive(world, self._in_sight(actor), event.id)
+                concept.perceive(self.views, self._in_sight(actor), event.id)
+            here = sight.compartment(actor)
+            seen = seen_in.get(here)
+            if seen is None:
+                seen = seen_in[here] = sight.seen_from(here, involved_items)
+            reaches = actor == action.agent
             perceived = [
                 tag
                 for tag in involved_items
-                if sight.sees(actor, tag) or (actor == action.agent and sight.can_reach(actor, tag))
+                if tag in seen or tag == actor or (reaches and sight.can_reach(actor, tag))
             ]
             if moved is not None and moved not in perceived and actor in saw_moving:
                 # Seen to go (out of the room, into the sack): no longer pictured where it was, but where it went.
                 perceived.append(moved)
-            concept.perceive(world, [*perceived, *substances(world, perceived)], event.id)
+            concept.perceive(self.views, [*perceived, *substances(world, perceived)], event.id)
 
     def _in_sight(self, actor: str) -> list[str]:
         """Everything `actor` takes in of its surroundings: what it sees, itself and what it carries (known even

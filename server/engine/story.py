@@ -173,8 +173,10 @@ class Story:
         the scrap whatever the telling mentioned since), as players of interactive fiction expect."""
         for actor in self.definition.players():
             state = self._parsing.get(actor, _Parsing())
-            told = self.recognizer.mentioned(Memory(), actor, events)
             kept = state.memory
+            if kept.it and kept.them and kept.him and kept.her:
+                continue  # every pronoun already means what the player named: nothing told can change it
+            told = self.recognizer.mentioned(Memory(), actor, events)
             memory = Memory(
                 it=kept.it or told.it, them=kept.them or told.them, him=kept.him or told.him, her=kept.her or told.her
             )

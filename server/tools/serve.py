@@ -12,7 +12,7 @@ import signal
 import sys
 from pathlib import Path
 
-from server.app import Config
+from server.app import Config, freeze_heap
 from server.store import StoreError
 from server.tools.hosting import hosted
 
@@ -75,6 +75,7 @@ async def _serve(args: argparse.Namespace) -> int:
             loop.add_signal_handler(signum, stop.set)
     try:
         async with hosted(config, args.host, args.port) as url:
+            freeze_heap()  # started: what is there now stays as long as the server
             print(f"listening on {url} (JSON-RPC: POST {url}/rpc, WebSocket {url}/ws)")
             print(f"to play in a browser, open {url}/")
             print(f"author token: {token}")

@@ -46,3 +46,21 @@ def test_what_dataclasses_replace_refuses_is_refused_alike(changes):
     with pytest.raises((TypeError, ValueError)) as theirs:
         dataclasses.replace(GRAMMAR[0], **changes)
     assert type(ours.value) is type(theirs.value)
+
+
+@dataclasses.dataclass
+class _Mutable:
+    a: int
+    b: list[int]
+
+
+def test_nothing_changed_gives_a_frozen_value_back_and_a_mutable_one_anew():
+    told = Told(story("robbery").simulation.events[3], count=2)
+    assert replace(told, count=2, lead="") is told
+    changed = replace(told, count=2, lead="then")
+    assert (changed.count, changed.lead, changed.event) == (2, "then", told.event)
+    mutable = _Mutable(1, [2])
+    copy = replace(mutable, a=1)
+    assert copy == mutable and copy is not mutable
+    copy.b.append(3)  # (a shallow copy, as dataclasses.replace makes)
+    assert mutable.b == [2, 3]

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from server.engine.actions.action import FULLY_TOLD, Event, SenseAction
+from server.engine.copying import replace
 from server.engine.english import times
 from server.engine.english.words import direction_name, list_separators, whereabouts
 from server.engine.narrator.draft import Draft, Told

@@ -5,9 +5,8 @@ the waits, and "you fill the bottle twice" would hide the drink between the fill
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from server.engine.actions.action import Event, SenseAction
+from server.engine.copying import replace
 from server.engine.narrator.draft import Draft, Told
 
 

@@ -3,8 +3,7 @@ sentence capitalized now that the sentence filters have put before it whatever t
 
 from __future__ import annotations
 
-from dataclasses import replace
-
+from server.engine.copying import replace
 from server.engine.english import sentence
 from server.engine.narrator.draft import Draft, Paragraph
 

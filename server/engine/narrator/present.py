@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
+from server.engine.copying import replace
 from server.engine.english import capitalize_first, join_sentences
 from server.engine.narrator.draft import Block, Draft
 from server.engine.narrator.reference import NAME_SPACE

@@ -7,8 +7,9 @@ Explorer laughs." — and is capitalized when the paragraphs are gathered. So a 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
+from server.engine.copying import replace
 from server.engine.english import VerbForm, base_form, punctuate, verb_phrase
 from server.engine.english.pronouns import PRONOUN_WORDS
 from server.engine.english.verbs import MID_ADVERBS, is_participle, place_adverb
@@ -50,7 +51,10 @@ def run(draft: Draft) -> Draft:
         scene = scene_for(draft, item)
         sentences = tuple(realize(tokens, scene, reference) for tokens in item.templates)
         told.append(replace(item, sentences=sentences))
-    discourse = Discourse(mentioned=frozenset(reference.mentioned))
+    # Unchanged, the discourse is the one told from: each player's undo history keeps one a turn, so equal
+    # copies of a growing set were most of what a turn of history kept.
+    unchanged = reference.mentioned == draft.discourse.mentioned
+    discourse = draft.discourse if unchanged else Discourse(mentioned=frozenset(reference.mentioned))
     return replace(draft, told=tuple(told), discourse=discourse)
 
 

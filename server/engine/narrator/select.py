@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Sequence
-from dataclasses import replace
 
 from protocol.spin import Spin
 from server.engine.actions.action import NEVER_TOLD, Event
+from server.engine.copying import replace
 from server.engine.narrator.draft import Draft, Told
 
 

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
 
+from server.engine.copying import replace
 from server.engine.errors import TemplateError
 
 ROLES = frozenset({"agent", "direct", "indirect", "target", "parent", "room", "*"})

@@ -14,9 +14,8 @@ unable to take it because you already had it", "that hall was grand" (`state_for
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from protocol.spin import Spin
+from server.engine.copying import replace
 from server.engine.english import Tense, VerbForm
 from server.engine.narrator.draft import Draft, Told
 

@@ -8,8 +8,7 @@ telling always has the same words."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
+from server.engine.copying import replace
 from server.engine.english.words import BACKWARD, FORWARD, LONG_BEFORE, SIMULTANEOUS, deictic
 from server.engine.narrator.compose import describes
 from server.engine.narrator.draft import Draft, Told

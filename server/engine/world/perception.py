@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
 
@@ -33,23 +34,49 @@ class Perception:
     """Answers sight and reach questions about one world. Light, compartments and sight are cached until the
     next change to what they depend on (a place, or an optical feature: `WorldState.version`). Sight is kept
     per compartment, not per actor: everyone in one room (or closed box) sees the same, so the many perceivers
-    of a tick, and the tellings after it, ask each question once."""
+    of a tick, and the tellings after it, ask each question once. A move of something that gives no light (a
+    person walking on, with what they carry) forgets only the answers about it and from inside it."""
 
     def __init__(self, world: WorldState) -> None:
         self.world = world
         self._version = -1
         self._light: dict[str, float] = {}
         self._compartment: dict[str, str] = {}
-        self._sight: dict[tuple[str, str], Sight] = {}
+        self._sight: dict[str, dict[str, Sight]] = {}
+        """From each compartment, how well each item is seen."""
         self._visible: dict[str, list[str]] = {}
 
     def _fresh(self) -> None:
-        if self._version != self.world.version:
-            self._version = self.world.version
+        world = self.world
+        if self._version == world.version:
+            return
+        moved = world.moved_since(self._version)
+        self._version = world.version
+        self._visible.clear()
+        if moved is None or not self._forget_moved(moved):
             self._light.clear()
             self._compartment.clear()
             self._sight.clear()
-            self._visible.clear()
+
+    def _forget_moved(self, moved: list[str]) -> bool:
+        """Forget what the moves of `moved` (and what each holds) may have changed, if none of them gives light
+        (or takes it: the cloak), so that every compartment's light stands; False, forgetting nothing, if one does.
+        What else is seen from elsewhere does not depend on where they are: its compartment, light, and the views
+        from a compartment not among them are as they were."""
+        world = self.world
+        affected = set(moved)
+        for tag in moved:
+            affected.update(world.descendants(tag))
+        if any(self.glow(tag) for tag in affected):
+            return False
+        sight = self._sight
+        for tag in affected:
+            self._compartment.pop(tag, None)
+            sight.pop(tag, None)
+        for seen in sight.values():
+            for tag in affected:
+                seen.pop(tag, None)
+        return True
 
     def encloses(self, tag: str) -> bool:
         """A closed, opaque container bounds sight, light and reach."""
@@ -109,9 +136,15 @@ class Perception:
         if item in (actor, ROOT):
             return CLEAR
         here = self.compartment(actor)  # (which freshens the caches)
-        found = self._sight.get((here, item))
+        return self._sight_of(here, item)
+
+    def _sight_of(self, here: str, item: str) -> Sight:
+        seen = self._sight.get(here)
+        if seen is None:
+            seen = self._sight[here] = {}
+        found = seen.get(item)
         if found is None:
-            found = self._sight[(here, item)] = self._sight_from(here, item)
+            found = seen[item] = self._sight_from(here, item)
         return found
 
     def _sight_from(self, here: str, item: str) -> Sight:
@@ -153,10 +186,17 @@ class Perception:
         if self._version != self.world.version:
             self._fresh()
         here = self._compartment.get(actor) or self.compartment(actor)
-        found = self._sight.get((here, item))
+        seen = self._sight.get(here)
+        found = seen.get(item) if seen is not None else None
         if found is None:
-            found = self._sight[(here, item)] = self._sight_from(here, item)
+            found = self._sight_of(here, item)
         return found.score >= VISIBLE_AT
+
+    def seen_from(self, here: str, tags: Iterable[str]) -> set[str]:
+        """Of `tags`, those anyone in the compartment `here` sees (as `sees` answers for each of them, but for
+        an actor's seeing itself): what one event shows everyone in one room, worked out once for all of them."""
+        self._fresh()
+        return {tag for tag in tags if tag == ROOT or self._sight_of(here, tag).score >= VISIBLE_AT}
 
     def can_reach(self, actor: str, item: str) -> bool:
         """Whether `actor` can touch `item`: in the same compartment, or the container it is in, or a door."""
@@ -198,7 +238,4 @@ class Perception:
         return found
 
     def _seen_from(self, here: str, item: str) -> bool:
-        found = self._sight.get((here, item))
-        if found is None:
-            found = self._sight[(here, item)] = self._sight_from(here, item)
-        return found.seen
+        return self._sight_of(here, item).score >= VISIBLE_AT

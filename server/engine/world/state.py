@@ -24,6 +24,9 @@ class Place:
 OPTICAL = frozenset({"glow", "lit", "on", "open", "transparent", "prominence"})
 """Features that light, sight or compartments depend on."""
 
+MOVES_KEPT = 64
+"""How many moves in a row `moved_since` can list; after that, its answer is None, as after an optical change."""
+
 
 class WorldState:
     """The true, current world. Changed only through `move` and `set`, so every change is accounted for."""
@@ -55,6 +58,10 @@ class WorldState:
         self.version = 0
         """Counts changes to what light and sight depend on (places, and OPTICAL features), so perception
         can cache light and compartments until one of those changes."""
+        self._optics = 0
+        """The version at the last change that may alter sight anywhere (an OPTICAL feature, a load)."""
+        self._moved: list[str] = []
+        """The items moved since then, one a version: what `moved_since` answers."""
         self.stamps: dict[str, int] = dict.fromkeys(items, 0)
         """Per item, the number of the last change to it, so a concept can skip re-reading what did not change."""
         self._clock = 0
@@ -137,6 +144,13 @@ class WorldState:
     def actors(self) -> list[str]:
         return [tag for tag, item in self.items.items() if item.kind == "actor"]
 
+    def moved_since(self, version: int) -> list[str] | None:
+        """The items moved (each a change of place) since `version`, when nothing else that sight depends on
+        changed since; None when something did, or too long ago to say."""
+        if version < self._optics or version > self.version:
+            return None
+        return self._moved[version - self._optics :]
+
     def shared_in(self, room: str) -> tuple[str, ...]:
         """Shared things (sky, sun) present in a room, and doors that open onto it."""
         return self._shared.get(room, ())
@@ -165,7 +179,15 @@ class WorldState:
             index += 1
         siblings.insert(index, tag)
         self.version += 1
+        if len(self._moved) < MOVES_KEPT:
+            self._moved.append(tag)
+        else:
+            self._optical()
         self._touch(tag)
+
+    def _optical(self) -> None:
+        self._optics = self.version
+        self._moved = []
 
     def _touch(self, tag: str) -> None:
         self._clock += 1
@@ -181,6 +203,7 @@ class WorldState:
     def _changed(self, tag: str, feature: str) -> None:
         if feature in OPTICAL:
             self.version += 1
+            self._optical()
         self._touch(tag)
 
     def rollback(self, to: int) -> None:
@@ -221,6 +244,7 @@ class WorldState:
         for tag in self.items:
             self._touch(tag)
         self.version += 1
+        self._optical()
 
     def digest(self) -> str:
         """A hash that changes exactly when the world's state (places or features) changes."""

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
+from server.engine.copying import replace
 from server.engine.english import Tense
 from server.engine.narrator.draft import Draft, Paragraph
 from server.engine.narrator.filters import double_entry, hedges, hesitant, surprise, valley_girl

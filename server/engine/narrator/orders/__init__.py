@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 
+from server.engine.copying import replace
 from server.engine.narrator.compose import describes
 from server.engine.narrator.draft import Draft, Told
 from server.engine.narrator.orders import achrony, analepsis, chronicle, retrograde, syllepsis

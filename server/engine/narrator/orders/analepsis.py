@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
+from server.engine.copying import replace
 from server.engine.narrator.draft import Draft, Told
 
 FLASHBACK_LEAD = "earlier,"

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from server.engine.actions.action import Event, SenseAction
+from server.engine.copying import replace
 from server.engine.english.words import place_preposition
 from server.engine.narrator.draft import Draft, Told
 from server.engine.narrator.templates import Ref, parse
