@@ -20,18 +20,20 @@ refused (a lock file, held while the store is open), since each would overwrite 
 from __future__ import annotations
 
 import fcntl
-import hashlib
 import logging
 import os
 import sqlite3
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
 import msgspec
+
+from server.stores.records import LogEntry, StoredInstance, StoredSession, StoreError, fingerprint
+
+__all__ = ["LogEntry", "Store", "StoreError", "StoredInstance", "StoredSession", "fingerprint"]
 
 T = TypeVar("T")
 
@@ -100,53 +102,6 @@ MIGRATIONS: dict[int, tuple[str, ...]] = {
     ),
 }
 """Statements taking a file from the schema before each version to that version."""
-
-
-class StoreError(Exception):
-    """The data directory cannot be used as it is; the message says why, and nothing was overwritten."""
-
-
-@dataclass(frozen=True, slots=True)
-class StoredInstance:
-    id: str
-    world: str
-    fingerprint: str
-    seed: int
-    spin: dict[str, Any]
-    turn: int
-    ended: bool
-    digest: str = ""
-    """The world's state hash (WorldState.digest) after the last change; '' when not known."""
-    creator: str = ""
-    """The address it was created from ('' when not known)."""
-    kept: bool = False
-    """Made by an author: never retired for being idle."""
-    active: float = 0.0
-    """When it last changed (seconds since the epoch); 0 when not known."""
-
-
-@dataclass(frozen=True, slots=True)
-class StoredSession:
-    token: str
-    instance: str
-    actor: str
-    name: str
-    author: bool
-    spin: dict[str, Any]
-    mentioned: list[str]
-    detached: bool = False
-    """Away from its instance (its actor free for others) until it is resumed."""
-    seen: float = 0.0
-    """When it was last seen (seconds since the epoch); 0 when not known."""
-
-
-LogEntry = tuple[str, str, str]
-"""(entry, actor, text), as server/engine/story.py logs them."""
-
-
-def fingerprint(source: bytes) -> str:
-    """What identifies a world's definition: a hash of its source."""
-    return hashlib.sha256(source).hexdigest()[:32]
 
 
 class Store:
@@ -387,11 +342,13 @@ class Store:
         rows = self.db.execute("SELECT name, log FROM saves WHERE instance = ?", (instance,))
         return {name: [tuple(entry) for entry in _unpack(log)] for name, log in rows}  # type: ignore[misc]
 
-    def sessions(self) -> list[StoredSession]:
-        """Every stored session; one whose record cannot be decoded is left out, and the log says so (one bad row
-        must not keep the server from starting)."""
+    def sessions(self, instance: str | None = None) -> list[StoredSession]:
+        """Every stored session (or `instance`'s); one whose record cannot be decoded is left out, and the log
+        says so (one bad row must not keep the server from starting)."""
         rows = self.db.execute(
             "SELECT token, instance, actor, name, author, spin, mentioned, detached, seen FROM sessions"
+            + ("" if instance is None else " WHERE instance = ?"),
+            () if instance is None else (instance,),
         )
         found = []
         for r in rows:
