@@ -1,5 +1,6 @@
 """Benchmarks of persistence: how long a restart takes (one instance of 10,000 turns; 1,000 small instances),
-and what writing every change durably, before the reply, costs a command.
+what writing every change durably, before the reply, costs a command, and what the stores themselves take
+for a change when many instances write at once (group commit against one commit a change, and PostgreSQL).
 
 The stores restarted from are built in this process, through a host and its keeper exactly as a server
 writes them (every command one committed transaction), only without the sockets in between. A restart is
@@ -10,7 +11,9 @@ timed two ways: in this process, as `server.app` brings instances back before se
 from __future__ import annotations
 
 import asyncio
+import os
 import random
+import secrets
 import shutil
 import socket
 import sqlite3
@@ -18,8 +21,9 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +36,9 @@ from server.engine.snapshot import capture
 from server.host import Host
 from server.persist import Keeper
 from server.store import Store
+from server.stores import StoredInstance, StoredSession, fingerprint
+from server.stores.postgres import PostgresStore
+from server.stores.sqlite import SqliteStore
 
 BIG_WORLD = "lost_one"
 """The one long instance: the plaza, where four people act every turn besides the visitor (5 events a turn)."""
@@ -299,6 +306,134 @@ def durable(settings: Settings) -> Result:
     return result
 
 
+# -- the stores alone: one change after another from many instances at once ------------------------------------
+
+POSTGRES = os.environ.get("CURVESHIP_BENCH_POSTGRES", "postgresql://postgres@127.0.0.1:5432/postgres")
+"""A PostgreSQL server for `commits` to make its own database on (and drop after)."""
+
+Change = Callable[[str, int], Awaitable[object]]
+"""One instance's change number n, durable when awaited."""
+
+
+def _change_args(instance: str, n: int) -> dict[str, Any]:
+    """A served command's change, as the keeper records one: an entry, the turn and hash, two sessions that
+    the command did not change."""
+    sessions = [
+        StoredSession(f"{instance}-{who}", instance, f"@{who}", who, False, {"person": "second"}, ["@lamp"], seen=1.0)
+        for who in ("visitor", "friend")
+    ]
+    return {
+        "cut": n,
+        "entries": [("command", "@visitor", "take the lamp")],
+        "turn": n + 1,
+        "ended": False,
+        "digest": f"{n:032x}",
+        "sessions": sessions,
+    }
+
+
+def _made(instance: str) -> StoredInstance:
+    return StoredInstance(instance, BIG_WORLD, fingerprint(b"bench"), 1, {}, 0, False)
+
+
+async def _writers(change: Change, writers: int, duration_s: float) -> Result:
+    """`writers` instances, each making its next change as soon as the last is durable, for `duration_s`."""
+    timings: list[float] = []
+    began = time.perf_counter()
+    deadline = began + duration_s
+
+    async def write(instance: str) -> None:
+        n = 0
+        while time.perf_counter() < deadline:
+            start = time.perf_counter()
+            await change(instance, n)
+            timings.append(time.perf_counter() - start)
+            n += 1
+
+    await asyncio.gather(*(write(f"w{index}") for index in range(writers)))
+    elapsed = time.perf_counter() - began
+    return {"writers": writers, "changes": len(timings), "per_second": len(timings) / elapsed, **distribution(timings)}
+
+
+async def _one_commit_each(directory: Path, writers: int, duration_s: float) -> Result:
+    """Before group commit: the file's own `record`, one transaction (one sync) a change, in a writer thread."""
+    file, thread = Store(directory), ThreadPoolExecutor(max_workers=1)
+    loop = asyncio.get_running_loop()
+    try:
+        for index in range(writers):
+            file.add_instance(_made(f"w{index}"))
+
+        def change(instance: str, n: int) -> Awaitable[object]:
+            return loop.run_in_executor(thread, lambda: file.record(instance, **_change_args(instance, n)))
+
+        found = await _writers(change, writers, duration_s)
+        return {**found, "commits_per_change": 1.0}
+    finally:
+        thread.shutdown()
+        file.close()
+
+
+async def _grouped(directory: Path, writers: int, duration_s: float) -> Result:
+    store = SqliteStore(directory)
+    try:
+        for index in range(writers):
+            await store.add_instance(_made(f"w{index}"))
+        before = store.commits
+        found = await _writers(lambda i, n: store.record(i, **_change_args(i, n)), writers, duration_s)
+        return {**found, "commits_per_change": (store.commits - before) / max(1, found["changes"])}
+    finally:
+        await store.close()
+
+
+@asynccontextmanager
+async def _postgres_database() -> AsyncIterator[str | None]:
+    """A database of the benchmark's own on POSTGRES (its URL), dropped after; None if it cannot be reached."""
+    import asyncpg
+
+    name = f"curveship_bench_{secrets.token_hex(4)}"
+    try:
+        admin = await asyncpg.connect(POSTGRES, timeout=5)
+    except (OSError, asyncpg.PostgresError, TimeoutError):
+        yield None
+        return
+    try:
+        await admin.execute(f'CREATE DATABASE "{name}"')
+        yield POSTGRES.rsplit("/", 1)[0] + "/" + name
+    finally:
+        await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        await admin.close()
+
+
+async def _on_postgres(url: str, writers: int, duration_s: float) -> Result:
+    store = await PostgresStore.connect(url)
+    try:
+        for index in range(writers):
+            await store.add_instance(_made(f"w{index}"))
+        found = await _writers(lambda i, n: store.record(i, **_change_args(i, n)), writers, duration_s)
+        return {**found, "commits_per_change": 1.0}
+    finally:
+        await store.close()
+
+
+async def _commits(settings: Settings) -> Result:
+    crowds = sorted({1, settings.instances, settings.players})
+    result: Result = {"crowds": crowds, "one_each": [], "grouped": [], "postgres": []}
+    for writers in crowds:
+        with _directory() as directory:
+            result["one_each"].append(await _one_commit_each(directory / "one", writers, settings.write_seconds))
+            result["grouped"].append(await _grouped(directory / "grouped", writers, settings.write_seconds))
+    for writers in crowds:
+        async with _postgres_database() as url:  # a database for each crowd: its instances are new
+            if url is not None:
+                result["postgres"].append(await _on_postgres(url, writers, settings.write_seconds))
+    return result
+
+
+def commits(settings: Settings) -> Result:
+    """Changes a second and their p99 through each store, with 1, `instances` and `players` instances writing."""
+    return asyncio.run(_commits(settings))
+
+
 # -- reports ---------------------------------------------------------------------------------------------------
 
 
@@ -367,10 +502,45 @@ def report_durable(result: Result) -> str:
     return table(["commands over WebSocket", "commands", "commands/s", "p50", "p99"], rows)
 
 
+def report_commits(result: Result) -> str:
+    rows = []
+    labels = {
+        "one_each": "SQLite, one commit a change",
+        "grouped": "SQLite, group commit",
+        "postgres": "PostgreSQL (asyncpg)",
+    }
+    for key, label in labels.items():
+        for found in result[key]:
+            rows.append(
+                [
+                    label,
+                    f"{found['writers']}",
+                    f"{found['changes']:,}",
+                    f"{found['per_second']:,.0f}",
+                    duration(found["median_s"]),
+                    duration(found["p99_s"]),
+                    f"{found['commits_per_change']:.2f}",
+                ]
+            )
+    body = table(["store", "instances writing", "changes", "changes/s", "p50", "p99", "commits a change"], rows)
+    lines = [body]
+    for one, grouped in zip(result["one_each"], result["grouped"], strict=True):
+        lines.append(
+            f"{one['writers']} writing: group commit / one commit each: "
+            f"{ratio(grouped['per_second'], one['per_second']):.2f}× the changes/s, "
+            f"p99 {ratio(grouped['p99_s'], one['p99_s']):.2f}×"
+        )
+    if not result["postgres"]:
+        lines.append(f"PostgreSQL not measured: nothing answered at {POSTGRES}")
+    return "\n".join(lines)
+
+
 BENCHMARKS = (
     Benchmark("restart", "restart time of one instance of many turns, with and without its snapshot", restart,
               report_restart),
     Benchmark("instances", "restart time of many small instances", instances, report_instances),
     Benchmark("durable", "commands/s and p50/p99 over WebSocket, in memory against durable writes", durable,
               report_durable),
+    Benchmark("commits", "changes/s and p99 through the stores themselves, many instances writing at once", commits,
+              report_commits),
 )  # fmt: skip
