@@ -22,8 +22,10 @@ from protocol.errors import Code
 from protocol.openrpc import document
 from server import rpc
 from server.connections import RESERVED_DESCRIPTORS, Guard, GuardedSite, raise_descriptor_limit
-from server.host import Host, Limits, Lockout, Session
+from server.host import Host
+from server.limits import Limits, Lockout
 from server.persist import Keeper
+from server.seats import Session
 from server.store import Store
 from server.web import add_browser_client
 
@@ -215,8 +217,7 @@ def _sweeping(config: Config) -> Callable[[web.Application], AsyncIterator[None]
                         log.info("session of %s (%s) detached: no connection", session.name, session.actor)
                     for session in await host.expire(config.session_idle):
                         log.info("session of %s (%s) expired", session.name, session.actor)
-                    if host.keeper is not None:
-                        await host.keeper.revive(host)
+                    await host.revive()
                     for instance in await host.retire_idle(config.instance_idle):
                         log.info("instance %s (%s) retired: nobody played it for a while", instance.id, instance.world)
                 except Exception:  # the next sweep tries again; serving goes on
@@ -238,15 +239,15 @@ def _kept_in(directory: Path) -> Callable[[web.Application], AsyncIterator[None]
         host = app[HOST]
         started = time.perf_counter()
         keeper = Keeper(Store(directory))
-        keeper.restore(host)
         host.keeper = keeper
+        host.reload()
         log.info(
             "restored %d instances and %d sessions from %s in %.2f s (%d kept but not loaded)",
             len(host.instances),
             len(host.sessions),
             directory,
             time.perf_counter() - started,
-            len(keeper.stale),
+            len(host.stale),
         )
         yield
         await keeper.flushed()  # a snapshot under way is stored, not cut off

@@ -33,7 +33,10 @@ from protocol import messages as m
 from protocol.errors import Code, RpcError
 from protocol.methods import BY_NAME
 from protocol.openrpc import document
-from server.host import CREATE_COST, WORK, WORK_PER_SECOND, Host, Limits, Session, spin_parts
+from server.host import Host
+from server.limits import CREATE_COST, WORK, WORK_PER_SECOND, Limits
+from server.seats import Session
+from server.wire import spin_parts
 
 log = logging.getLogger(__name__)
 

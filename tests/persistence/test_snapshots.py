@@ -17,8 +17,9 @@ import pytest
 
 from protocol import messages as m
 from server.engine.story import Story
-from server.host import Host, Session
+from server.host import Host
 from server.persist import SNAPSHOT_AFTER, Keeper, Restored
+from server.seats import Session
 from server.store import Store
 from tests.persistence.conftest import connect, create, database, read_rows
 
@@ -37,7 +38,7 @@ def _snapshot(data: Path) -> tuple[int, int] | None:
 async def _host(data: Path) -> tuple[Host, Keeper]:
     keeper = Keeper(Store(data))
     host = Host(keeper=keeper)
-    keeper.restore(host)
+    host.reload()
     return host, keeper
 
 

@@ -124,7 +124,7 @@ async def test_an_instance_out_of_service_for_a_full_disk_comes_back_when_writes
     assert error is not None and error["code"] == -32603 and "could not be stored" in error["message"]
     await player.fail(-32002, "state")
     keeper.store.db.execute("PRAGMA max_page_count = 1073741823")  # space freed
-    assert await keeper.revive(host) == [joined["instance"]]
+    assert await host.revive() == [joined["instance"]]
     state = await player.ok("state")
     assert state["instance"] == before["instance"] and state["turn"] >= before["turn"]
     assert (await player.ok("command", text="look"))["turn"] == state["turn"] + 1
