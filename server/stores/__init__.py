@@ -48,6 +48,8 @@ class Store(Protocol):
 
     node: str
     """This process's name in leases: unique per process, so a restarted node is a new owner."""
+    where: str
+    """What it is, for messages and logs: the file's path, or the database's URL without its password."""
 
     # -- ownership -----------------------------------------------------------------------------------------
 
@@ -57,8 +59,9 @@ class Store(Protocol):
         ...
 
     async def renew(self) -> list[str]:
-        """Extend every lease this store holds; the instances whose lease another node took since (their
-        writes are refused from now on), which are let go."""
+        """Extend every lease this store holds (a store does so by itself while it is open, well before they
+        expire); the instances whose lease another node took since (their writes are refused from now on),
+        which are let go."""
         ...
 
     async def release(self, instance: str) -> None:

@@ -17,7 +17,6 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
-from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 import msgspec
@@ -32,6 +31,7 @@ from server.stores.records import (
     StoreError,
     changed,
     node_name,
+    redacted,
 )
 
 T = TypeVar("T")
@@ -110,28 +110,21 @@ _SESSION = (
 _INSTANCE_COLUMNS = "id, world, fingerprint, seed, spin, turn, ended, digest, creator, kept, active"
 
 
-def redacted(url: str) -> str:
-    """The URL without its password, fit for a message or a log."""
-    parts = urlsplit(url)
-    if parts.password is None:
-        return url
-    host = parts.hostname or ""
-    where = f"{parts.username}:***@{host}" + (f":{parts.port}" if parts.port else "")
-    return urlunsplit(parts._replace(netloc=where))
-
-
 class PostgresStore:
     """One PostgreSQL database shared by every node; see the module's docstring and server/stores/leases.py."""
 
     def __init__(self, pool: Any, url: str, node: str, lease_seconds: float) -> None:
         self.pool = pool
-        self.url = redacted(url)
+        self.where = redacted(url)
         self.node = node
         self.lease_seconds = lease_seconds
         self._held: dict[str, Lease] = {}
         self._written: dict[str, StoredSession] = {}
         self._tails: dict[str, asyncio.Task[Any]] = {}
         """Each instance's last write called, for the next to wait on."""
+        self._renewing: asyncio.Task[None] | None = None
+        if lease_seconds > 0:
+            self._renewing = asyncio.get_running_loop().create_task(self._renew_every(lease_seconds / 3))
 
     @classmethod
     async def connect(cls, url: str, *, node: str | None = None, lease_seconds: float = LEASE_SECONDS) -> PostgresStore:
@@ -165,6 +158,17 @@ class PostgresStore:
             if self._held.get(instance) in held:
                 del self._held[instance]
         return lost
+
+    async def _renew_every(self, seconds: float) -> None:
+        """Renew this node's leases three times a lease, so one late renewal does not lose them; a database
+        that does not answer is tried again at the next (writes are fenced meanwhile all the same)."""
+        while True:
+            await asyncio.sleep(seconds)
+            try:
+                for instance in await self.renew():
+                    log.warning("instance %s: its lease was taken over by another node; this one lets it go", instance)
+            except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
+                log.warning("leases not renewed (%s); trying again in %.1f s", error, seconds)
 
     async def release(self, instance: str) -> None:
         held = self._held.pop(instance, None)
@@ -350,6 +354,9 @@ class PostgresStore:
 
     async def close(self) -> None:
         """The writes under way finished, this node's leases released (another node may claim them at once)."""
+        if self._renewing is not None:
+            self._renewing.cancel()
+            await asyncio.gather(self._renewing, return_exceptions=True)
         while self._tails:
             await asyncio.wait(list(self._tails.values()))
         for instance in list(self._held):

@@ -9,6 +9,7 @@ import socket
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 SEEN_GRAIN = 1.0
 """Seconds a session's last-seen time may move before its row is written again: a restart's idle clocks
@@ -99,3 +100,13 @@ def node_name() -> str:
     """A name for this process as a lease holder: its host, its process id and a random part, so a node
     restarted (even with the same pid) is a new owner and must claim its instances again."""
     return f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
+
+
+def redacted(url: str) -> str:
+    """The URL without its password, fit for a message or a log."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    host = parts.hostname or ""
+    where = f"{parts.username}:***@{host}" + (f":{parts.port}" if parts.port else "")
+    return urlunsplit(parts._replace(netloc=where))

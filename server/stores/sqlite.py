@@ -44,6 +44,7 @@ class SqliteStore:
 
     def __init__(self, directory: Path, *, node: str | None = None) -> None:
         self.file = File(directory)
+        self.where = str(self.file.path)
         self.node = node or node_name()
         self.commits = 0
         """Transactions committed (each one sync to the disk), for a benchmark to set against the changes."""
@@ -199,7 +200,8 @@ class SqliteStore:
         return await self._read(lambda: self.file.sessions(instance))
 
     async def close(self) -> None:
-        await self._queued(lambda: None)  # everything queued before is committed
+        # Behind the drain under way in the one writer thread: once it runs, everything queued is settled.
+        await asyncio.wrap_future(self._writer.submit(lambda: None))
         self._writer.shutdown(wait=True)
         self.file.close()
 
