@@ -36,7 +36,7 @@ from protocol import messages as m
 from server.engine.snapshot import capture
 from server.host import Host
 from server.persist import Keeper
-from server.store import Store
+from server.store import SqliteFile
 from server.stores import StoredInstance, StoredSession, fingerprint
 from server.stores.postgres import PostgresStore
 from server.stores.sqlite import SqliteStore
@@ -361,7 +361,7 @@ async def _writers(change: Change, writers: int, duration_s: float) -> Result:
 
 async def _one_commit_each(directory: Path, writers: int, duration_s: float) -> Result:
     """Before group commit: the file's own `record`, one transaction (one sync) a change, in a writer thread."""
-    file, thread = Store(directory), ThreadPoolExecutor(max_workers=1)
+    file, thread = SqliteFile(directory), ThreadPoolExecutor(max_workers=1)
     loop = asyncio.get_running_loop()
     try:
         for index in range(writers):

@@ -40,7 +40,7 @@ from server.engine.trees import listing
 from server.limits import Bucket, Limits, Lockout
 from server.persist import Forgetful, Keeps, Stale, since
 from server.seats import Instance, Session
-from server.store import StoredSession
+from server.stores import StoredSession
 from server.wire import (
     blocks,
     engine_errors,

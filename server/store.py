@@ -1,4 +1,7 @@
-"""SQLite persistence: instances, their command logs, sessions, saves and snapshots, durable before replies.
+"""The SQLite file of the embedded store: instances, their command logs, sessions, saves and snapshots.
+
+Called in one thread at a time: server/stores/sqlite.py puts it behind the async interface, its changes
+group-committed in `batch`es; `curveship export` opens it read-only (`SqliteFile.reader`).
 
 What makes an instance is its world (with a fingerprint of the world's source), seed and creation spin, and
 its log: every command, idle tick and coming and going of players, in order. Replaying the log on the same
@@ -31,9 +34,7 @@ from typing import Any, TypeVar
 
 import msgspec
 
-from server.stores.records import LogEntry, StoredInstance, StoredSession, StoreError, fingerprint
-
-__all__ = ["LogEntry", "Store", "StoreError", "StoredInstance", "StoredSession", "fingerprint"]
+from server.stores.records import LogEntry, StoredInstance, StoredSession, StoreError
 
 T = TypeVar("T")
 
@@ -104,7 +105,7 @@ MIGRATIONS: dict[int, tuple[str, ...]] = {
 """Statements taking a file from the schema before each version to that version."""
 
 
-class Store:
+class SqliteFile:
     """One SQLite file in the data directory. Every method is one transaction, committed before it returns."""
 
     def __init__(self, directory: Path) -> None:
@@ -150,7 +151,7 @@ class Store:
             raise
 
     @classmethod
-    def reader(cls, directory: Path) -> Store:
+    def reader(cls, directory: Path) -> SqliteFile:
         """The store in `directory` opened only to be read (`curveship export`): no lock, so a server may be
         running on it; a file missing, not ours or of another schema is a StoreError, and nothing is written."""
         store = cls.__new__(cls)

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
-from server.store import Store as File
+from server.store import SqliteFile
 from server.stores.records import Lease, LogEntry, StoredInstance, StoredSession, changed, node_name
 
 T = TypeVar("T")
@@ -43,7 +43,7 @@ class SqliteStore:
     """One SQLite file in the data directory, one server at a time (a lock file); see the module's docstring."""
 
     def __init__(self, directory: Path, *, node: str | None = None) -> None:
-        self.file = File(directory)
+        self.file = SqliteFile(directory)
         self.where = str(self.file.path)
         self.node = node or node_name()
         self.commits = 0
