@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 import aiohttp
+import asyncpg
 
 from bench.measure import Benchmark, Result, Settings, distribution, duration, mebibytes, ratio, seconds, table
 from bench.server import COMMANDS, Ws, play_for
@@ -142,14 +143,15 @@ def _free_port() -> int:
 
 
 @contextmanager
-def _server(data: Path | None) -> Iterator[tuple[str, float]]:
-    """A server process on `data` (None: in memory): its base URL, and seconds from its start to /health."""
+def _server(data: Path | None, store: str | None = None) -> Iterator[tuple[str, float]]:
+    """A server process on `data` (None: in memory) or the PostgreSQL database `store`: its base URL, and
+    seconds from its start to /health."""
     port = _free_port()
     where = "None" if data is None else f"Path({str(data)!r})"
     code = (
         "from pathlib import Path; from aiohttp import web; from server.app import Config, create_app; "
-        f"web.run_app(create_app(Config(data={where}, rate=1e6, burst=1e6)), host='127.0.0.1', port={port}, "
-        "print=None)"
+        f"web.run_app(create_app(Config(data={where}, store={store!r}, rate=1e6, burst=1e6)), host='127.0.0.1', "
+        f"port={port}, print=None)"
     )
     started = time.perf_counter()
     process = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -290,23 +292,34 @@ async def _players(base: str, players: int, duration_s: float) -> Result:
     return {"players": players, "commands": len(timings), "per_second": len(timings) / elapsed, **distribution(timings)}
 
 
+def _measured(settings: Settings, data: Path | None, store: str | None = None) -> Result:
+    with _server(data, store) as (base, _took):
+        one = asyncio.run(_one_player(base, settings.requests))
+        several = asyncio.run(_players(base, settings.durable_players, settings.durable_seconds))
+    return {"one": one, "several": several}
+
+
 def durable(settings: Settings) -> Result:
-    """Commands over WebSocket against a server in memory and one writing every change durably."""
-    result: Result = {}
+    """Commands over WebSocket against a server in memory, one writing every change durably to SQLite in its
+    data directory, and one writing to PostgreSQL (when one answers at POSTGRES)."""
+    result: Result = {"memory": _measured(settings, None)}
     with _directory() as directory:
-        for mode, data in (("memory", None), ("durable", directory / "data")):
-            with _server(data) as (base, _took):
-                one = asyncio.run(_one_player(base, settings.requests))
-                several = asyncio.run(_players(base, settings.durable_players, settings.durable_seconds))
-            result[mode] = {"one": one, "several": several}
+        result["durable"] = _measured(settings, directory / "data")
         result["store_bytes"] = _size(directory / "data")
-    for case in ("one", "several"):
-        memory, kept = result["memory"][case], result["durable"][case]
-        result[f"{case}_ratio"] = {
-            "per_second": ratio(kept["per_second"], memory["per_second"]),
-            "median": ratio(kept["median_s"], memory["median_s"]),
-            "p99": ratio(kept["p99_s"], memory["p99_s"]),
-        }
+    url = asyncio.run(_reachable_postgres())
+    if url is not None:
+        result["postgresql"] = _measured(settings, None, url)
+        asyncio.run(_admin(f'DROP DATABASE IF EXISTS "{url.rsplit("/", 1)[1]}" WITH (FORCE)'))
+    for mode in ("durable", "postgresql"):
+        for case in ("one", "several"):
+            if mode not in result:
+                continue
+            memory, kept = result["memory"][case], result[mode][case]
+            result[f"{mode}_{case}_ratio"] = {
+                "per_second": ratio(kept["per_second"], memory["per_second"]),
+                "median": ratio(kept["median_s"], memory["median_s"]),
+                "p99": ratio(kept["p99_s"], memory["p99_s"]),
+            }
     return result
 
 
@@ -389,11 +402,27 @@ async def _grouped(directory: Path, writers: int, duration_s: float) -> Result:
         await store.close()
 
 
+async def _admin(sql: str) -> None:
+    connection = await asyncpg.connect(POSTGRES, timeout=5)
+    try:
+        await connection.execute(sql)
+    finally:
+        await connection.close()
+
+
+async def _reachable_postgres() -> str | None:
+    """A new database on POSTGRES for a server to use (the caller drops it), or None if nothing answers."""
+    name = f"curveship_bench_{secrets.token_hex(4)}"
+    try:
+        await _admin(f'CREATE DATABASE "{name}"')
+    except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError):  # that row is left out
+        return None
+    return POSTGRES.rsplit("/", 1)[0] + "/" + name
+
+
 @asynccontextmanager
 async def _postgres_database() -> AsyncIterator[str | None]:
     """A database of the benchmark's own on POSTGRES (its URL), dropped after; None if it cannot be reached."""
-    import asyncpg
-
     name = f"curveship_bench_{secrets.token_hex(4)}"
     try:
         admin = await asyncpg.connect(POSTGRES, timeout=5)
@@ -481,8 +510,9 @@ def report_instances(result: Result) -> str:
 
 def report_durable(result: Result) -> str:
     rows = []
+    modes = [mode for mode in ("memory", "durable", "postgresql") if mode in result]
     for case, label in (("one", "1 player"), ("several", f"{result['memory']['several']['players']} players")):
-        for mode in ("memory", "durable"):
+        for mode in modes:
             found = result[mode][case]
             rows.append(
                 [
@@ -493,16 +523,17 @@ def report_durable(result: Result) -> str:
                     duration(found["p99_s"]),
                 ]
             )
-        ratios = result[f"{case}_ratio"]
-        rows.append(
-            [
-                f"{label}, durable / memory",
-                "",
-                f"{ratios['per_second']:.2f}",
-                f"{ratios['median']:.2f}",
-                f"{ratios['p99']:.2f}",
-            ]
-        )
+        for mode in modes[1:]:
+            ratios = result[f"{mode}_{case}_ratio"]
+            rows.append(
+                [
+                    f"{label}, {mode} / memory",
+                    "",
+                    f"{ratios['per_second']:.2f}",
+                    f"{ratios['median']:.2f}",
+                    f"{ratios['p99']:.2f}",
+                ]
+            )
     return table(["commands over WebSocket", "commands", "commands/s", "p50", "p99"], rows)
 
 

@@ -212,7 +212,7 @@ def test_persistence_benchmarks_restart_what_they_built_and_compare_durable_writ
     durable = persistence.durable(tiny)
     for mode in ("memory", "durable"):
         assert durable[mode]["one"]["commands"] == 10 and durable[mode]["several"]["commands"] > 0
-    assert _positive(durable["one_ratio"]["per_second"]) and durable["store_bytes"] > 0
+    assert _positive(durable["durable_one_ratio"]["per_second"]) and durable["store_bytes"] > 0
     assert "durable / memory" in persistence.report_durable(durable)
 
 
