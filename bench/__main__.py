@@ -77,6 +77,7 @@ NUMBERS = {
     "restart_instances": "small instances restarted at once (persistence.instances)",
     "durable_players": "players, one to an instance, in memory and durable (persistence.durable)",
     "durable_seconds": "how long they play, each way",
+    "write_seconds": "how long each crowd of instances writes to each store (persistence.commits)",
     "turns": "commands per world of the in-process turn (engine.turn)",
 }
 """Every numeric setting has a flag (`restart_turns` is `--restart-turns`); the default comes from Settings."""

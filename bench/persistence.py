@@ -1,5 +1,6 @@
 """Benchmarks of persistence: how long a restart takes (one instance of 10,000 turns; 1,000 small instances),
-and what writing every change durably, before the reply, costs a command.
+what writing every change durably, before the reply, costs a command, and what the stores themselves take
+for a change when many instances write at once (group commit against one commit a change, and PostgreSQL).
 
 The stores restarted from are built in this process, through a host and its keeper exactly as a server
 writes them (every command one committed transaction), only without the sockets in between. A restart is
@@ -10,7 +11,10 @@ timed two ways: in this process, as `server.app` brings instances back before se
 from __future__ import annotations
 
 import asyncio
+import gc
+import os
 import random
+import secrets
 import shutil
 import socket
 import sqlite3
@@ -18,12 +22,14 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 from typing import Any
 
 import aiohttp
+import asyncpg
 
 from bench.measure import Benchmark, Result, Settings, distribution, duration, mebibytes, ratio, seconds, table
 from bench.server import COMMANDS, Ws, play_for
@@ -31,7 +37,10 @@ from protocol import messages as m
 from server.engine.snapshot import capture
 from server.host import Host
 from server.persist import Keeper
-from server.store import Store
+from server.store import SqliteFile
+from server.stores import StoredInstance, StoredSession, fingerprint
+from server.stores.postgres import PostgresStore
+from server.stores.sqlite import SqliteStore
 
 BIG_WORLD = "lost_one"
 """The one long instance: the plaza, where four people act every turn besides the visitor (5 events a turn)."""
@@ -59,7 +68,7 @@ def _size(directory: Path) -> int:
 
 
 async def _build_big(directory: Path, turns: int) -> Result:
-    keeper = Keeper(Store(directory))
+    keeper = Keeper(SqliteStore(directory))
     host = Host(keeper=keeper)
     instance = (await host.create(m.CreateParams(world=BIG_WORLD, seed=1), author=True)).instance
     session, _ = await host.join(m.JoinParams(instance=instance, actor="@visitor"), author=False)
@@ -73,7 +82,7 @@ async def _build_big(directory: Path, turns: int) -> Result:
     await keeper.flushed()
     built = time.perf_counter() - started
     kept = keeper.kept[instance]
-    keeper.close()
+    await keeper.close()
     return {
         "turns": story.turn,
         "events": len(story.simulation.events),
@@ -85,7 +94,7 @@ async def _build_big(directory: Path, turns: int) -> Result:
 
 
 async def _build_many(directory: Path, count: int) -> Result:
-    keeper = Keeper(Store(directory))
+    keeper = Keeper(SqliteStore(directory))
     host = Host(keeper=keeper)
     started = time.perf_counter()
     for index in range(count):
@@ -96,28 +105,25 @@ async def _build_many(directory: Path, count: int) -> Result:
     await keeper.flushed()
     built = time.perf_counter() - started
     turns = sum(instance.story.turn for instance in host.instances.values())
-    keeper.close()
+    await keeper.close()
     return {"instances": count, "turns": turns, "build_s": built}
 
 
 # -- restarting ------------------------------------------------------------------------------------------------
 
 
-def _restart_in_process(directory: Path) -> tuple[float, Host, Keeper]:
+async def _restart_in_process(directory: Path) -> tuple[float, Host, Keeper]:
     """What server.app does before it serves: open the store and bring every instance back."""
-
-    def restore() -> tuple[Host, Keeper]:
-        keeper = Keeper(Store(directory))
-        host = Host(keeper=keeper)
-        host.reload()
-        return host, keeper
-
-    took, (host, keeper) = seconds(restore)
-    return took, host, keeper
+    gc.collect()  # earlier garbage is not billed to the restart
+    started = time.perf_counter()
+    keeper = Keeper(SqliteStore(directory))
+    host = Host(keeper=keeper)
+    await host.reload()
+    return time.perf_counter() - started, host, keeper
 
 
-def _restart_timed(directory: Path) -> Result:
-    took, host, keeper = _restart_in_process(directory)
+async def _restart_timed(directory: Path) -> Result:
+    took, host, keeper = await _restart_in_process(directory)
     restored = list(keeper.restored.values())
     result = {
         "restore_s": took,
@@ -126,7 +132,7 @@ def _restart_timed(directory: Path) -> Result:
         "from_snapshot": sum(1 for r in restored if r.snapshot),
         "replayed": sum(r.replayed for r in restored),
     }
-    keeper.close()
+    await keeper.close()
     return result
 
 
@@ -137,14 +143,15 @@ def _free_port() -> int:
 
 
 @contextmanager
-def _server(data: Path | None) -> Iterator[tuple[str, float]]:
-    """A server process on `data` (None: in memory): its base URL, and seconds from its start to /health."""
+def _server(data: Path | None, store: str | None = None) -> Iterator[tuple[str, float]]:
+    """A server process on `data` (None: in memory) or the PostgreSQL database `store`: its base URL, and
+    seconds from its start to /health."""
     port = _free_port()
     where = "None" if data is None else f"Path({str(data)!r})"
     code = (
         "from pathlib import Path; from aiohttp import web; from server.app import Config, create_app; "
-        f"web.run_app(create_app(Config(data={where}, rate=1e6, burst=1e6)), host='127.0.0.1', port={port}, "
-        "print=None)"
+        f"web.run_app(create_app(Config(data={where}, store={store!r}, rate=1e6, burst=1e6)), host='127.0.0.1', "
+        f"port={port}, print=None)"
     )
     started = time.perf_counter()
     process = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -178,6 +185,16 @@ def _to_health(directory: Path) -> float:
         return took
 
 
+async def _snapshot_at_end(directory: Path) -> float:
+    """Restart, and store a snapshot of the whole log: how long capturing it took."""
+    _took, host, keeper = await _restart_in_process(directory)
+    (instance,) = host.instances.values()
+    capturing, blob = seconds(lambda: capture(instance.story))
+    await keeper.store.put_snapshot(instance.id, len(instance.story.log), blob)
+    await keeper.close()
+    return capturing
+
+
 def restart(settings: Settings) -> Result:
     """One instance of `settings.restart_turns` turns: restored from its snapshot and the rest of its log,
     from a snapshot just taken, and from its whole log with no snapshot."""
@@ -185,17 +202,13 @@ def restart(settings: Settings) -> Result:
         built = asyncio.run(_build_big(directory, settings.restart_turns))
         size = _size(directory)
         (snapshot_bytes,) = _one_row(directory, "SELECT length(data) FROM snapshots")
-        as_kept = _restart_timed(directory)
+        as_kept = asyncio.run(_restart_timed(directory))
         process = _to_health(directory)
         # Its log since the snapshot replayed; now keep a snapshot at its very end (the best case).
-        _took, host, keeper = _restart_in_process(directory)
-        (instance,) = host.instances.values()
-        capturing, blob = seconds(lambda: capture(instance.story))
-        keeper.store.put_snapshot(instance.id, len(instance.story.log), blob)
-        keeper.close()
-        at_end = _restart_timed(directory)
+        capturing = asyncio.run(_snapshot_at_end(directory))
+        at_end = asyncio.run(_restart_timed(directory))
         _exec(directory, "DELETE FROM snapshots")
-        whole = _restart_timed(directory)
+        whole = asyncio.run(_restart_timed(directory))
         whole_process = _to_health(directory)
     return {
         **built,
@@ -231,7 +244,7 @@ def instances(settings: Settings) -> Result:
     with _directory() as directory:
         built = asyncio.run(_build_many(directory, settings.restart_instances))
         size = _size(directory)
-        restored = _restart_timed(directory)
+        restored = asyncio.run(_restart_timed(directory))
         process = _to_health(directory)
     return {
         **built,
@@ -279,24 +292,179 @@ async def _players(base: str, players: int, duration_s: float) -> Result:
     return {"players": players, "commands": len(timings), "per_second": len(timings) / elapsed, **distribution(timings)}
 
 
+def _measured(settings: Settings, data: Path | None, store: str | None = None) -> Result:
+    with _server(data, store) as (base, _took):
+        one = asyncio.run(_one_player(base, settings.requests))
+        several = asyncio.run(_players(base, settings.durable_players, settings.durable_seconds))
+    return {"one": one, "several": several}
+
+
 def durable(settings: Settings) -> Result:
-    """Commands over WebSocket against a server in memory and one writing every change durably."""
-    result: Result = {}
+    """Commands over WebSocket against a server in memory, one writing every change durably to SQLite in its
+    data directory, and one writing to PostgreSQL (when one answers at POSTGRES)."""
+    result: Result = {"memory": _measured(settings, None)}
     with _directory() as directory:
-        for mode, data in (("memory", None), ("durable", directory / "data")):
-            with _server(data) as (base, _took):
-                one = asyncio.run(_one_player(base, settings.requests))
-                several = asyncio.run(_players(base, settings.durable_players, settings.durable_seconds))
-            result[mode] = {"one": one, "several": several}
+        result["durable"] = _measured(settings, directory / "data")
         result["store_bytes"] = _size(directory / "data")
-    for case in ("one", "several"):
-        memory, kept = result["memory"][case], result["durable"][case]
-        result[f"{case}_ratio"] = {
-            "per_second": ratio(kept["per_second"], memory["per_second"]),
-            "median": ratio(kept["median_s"], memory["median_s"]),
-            "p99": ratio(kept["p99_s"], memory["p99_s"]),
-        }
+    url = asyncio.run(_reachable_postgres())
+    if url is not None:
+        result["postgresql"] = _measured(settings, None, url)
+        asyncio.run(_admin(f'DROP DATABASE IF EXISTS "{url.rsplit("/", 1)[1]}" WITH (FORCE)'))
+    for mode in ("durable", "postgresql"):
+        for case in ("one", "several"):
+            if mode not in result:
+                continue
+            memory, kept = result["memory"][case], result[mode][case]
+            result[f"{mode}_{case}_ratio"] = {
+                "per_second": ratio(kept["per_second"], memory["per_second"]),
+                "median": ratio(kept["median_s"], memory["median_s"]),
+                "p99": ratio(kept["p99_s"], memory["p99_s"]),
+            }
     return result
+
+
+# -- the stores alone: one change after another from many instances at once ------------------------------------
+
+POSTGRES = os.environ.get("CURVESHIP_BENCH_POSTGRES", "postgresql://postgres@127.0.0.1:5432/postgres")
+"""A PostgreSQL server for `commits` to make its own database on (and drop after)."""
+
+Change = Callable[[str, int], Awaitable[object]]
+"""One instance's change number n, durable when awaited."""
+
+
+def _change_args(instance: str, n: int) -> dict[str, Any]:
+    """A served command's change, as the keeper records one: an entry, the turn and hash, two sessions that
+    the command did not change."""
+    sessions = [
+        StoredSession(f"{instance}-{who}", instance, f"@{who}", who, False, {"person": "second"}, ["@lamp"], seen=1.0)
+        for who in ("visitor", "friend")
+    ]
+    return {
+        "cut": n,
+        "entries": [("command", "@visitor", "take the lamp")],
+        "turn": n + 1,
+        "ended": False,
+        "digest": f"{n:032x}",
+        "sessions": sessions,
+    }
+
+
+def _made(instance: str) -> StoredInstance:
+    return StoredInstance(instance, BIG_WORLD, fingerprint(b"bench"), 1, {}, 0, False)
+
+
+async def _writers(change: Change, writers: int, duration_s: float) -> Result:
+    """`writers` instances, each making its next change as soon as the last is durable, for `duration_s`."""
+    timings: list[float] = []
+    began = time.perf_counter()
+    deadline = began + duration_s
+
+    async def write(instance: str) -> None:
+        n = 0
+        while time.perf_counter() < deadline:
+            start = time.perf_counter()
+            await change(instance, n)
+            timings.append(time.perf_counter() - start)
+            n += 1
+
+    await asyncio.gather(*(write(f"w{index}") for index in range(writers)))
+    elapsed = time.perf_counter() - began
+    return {"writers": writers, "changes": len(timings), "per_second": len(timings) / elapsed, **distribution(timings)}
+
+
+async def _one_commit_each(directory: Path, writers: int, duration_s: float) -> Result:
+    """Before group commit: the file's own `record`, one transaction (one sync) a change, in a writer thread."""
+    file, thread = SqliteFile(directory), ThreadPoolExecutor(max_workers=1)
+    loop = asyncio.get_running_loop()
+    try:
+        for index in range(writers):
+            file.add_instance(_made(f"w{index}"))
+
+        def change(instance: str, n: int) -> Awaitable[object]:
+            return loop.run_in_executor(thread, lambda: file.record(instance, **_change_args(instance, n)))
+
+        found = await _writers(change, writers, duration_s)
+        return {**found, "commits_per_change": 1.0}
+    finally:
+        thread.shutdown()
+        file.close()
+
+
+async def _grouped(directory: Path, writers: int, duration_s: float) -> Result:
+    store = SqliteStore(directory)
+    try:
+        for index in range(writers):
+            await store.add_instance(_made(f"w{index}"))
+        before = store.commits
+        found = await _writers(lambda i, n: store.record(i, **_change_args(i, n)), writers, duration_s)
+        return {**found, "commits_per_change": (store.commits - before) / max(1, found["changes"])}
+    finally:
+        await store.close()
+
+
+async def _admin(sql: str) -> None:
+    connection = await asyncpg.connect(POSTGRES, timeout=5)
+    try:
+        await connection.execute(sql)
+    finally:
+        await connection.close()
+
+
+async def _reachable_postgres() -> str | None:
+    """A new database on POSTGRES for a server to use (the caller drops it), or None if nothing answers."""
+    name = f"curveship_bench_{secrets.token_hex(4)}"
+    try:
+        await _admin(f'CREATE DATABASE "{name}"')
+    except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError):  # that row is left out
+        return None
+    return POSTGRES.rsplit("/", 1)[0] + "/" + name
+
+
+@asynccontextmanager
+async def _postgres_database() -> AsyncIterator[str | None]:
+    """A database of the benchmark's own on POSTGRES (its URL), dropped after; None if it cannot be reached."""
+    name = f"curveship_bench_{secrets.token_hex(4)}"
+    try:
+        admin = await asyncpg.connect(POSTGRES, timeout=5)
+    except (OSError, asyncpg.PostgresError, TimeoutError):
+        yield None
+        return
+    try:
+        await admin.execute(f'CREATE DATABASE "{name}"')
+        yield POSTGRES.rsplit("/", 1)[0] + "/" + name
+    finally:
+        await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        await admin.close()
+
+
+async def _on_postgres(url: str, writers: int, duration_s: float) -> Result:
+    store = await PostgresStore.connect(url)
+    try:
+        for index in range(writers):
+            await store.add_instance(_made(f"w{index}"))
+        found = await _writers(lambda i, n: store.record(i, **_change_args(i, n)), writers, duration_s)
+        return {**found, "commits_per_change": 1.0}
+    finally:
+        await store.close()
+
+
+async def _commits(settings: Settings) -> Result:
+    crowds = sorted({1, settings.instances, settings.players})
+    result: Result = {"crowds": crowds, "one_each": [], "grouped": [], "postgres": []}
+    for writers in crowds:
+        with _directory() as directory:
+            result["one_each"].append(await _one_commit_each(directory / "one", writers, settings.write_seconds))
+            result["grouped"].append(await _grouped(directory / "grouped", writers, settings.write_seconds))
+    for writers in crowds:
+        async with _postgres_database() as url:  # a database for each crowd: its instances are new
+            if url is not None:
+                result["postgres"].append(await _on_postgres(url, writers, settings.write_seconds))
+    return result
+
+
+def commits(settings: Settings) -> Result:
+    """Changes a second and their p99 through each store, with 1, `instances` and `players` instances writing."""
+    return asyncio.run(_commits(settings))
 
 
 # -- reports ---------------------------------------------------------------------------------------------------
@@ -342,8 +510,9 @@ def report_instances(result: Result) -> str:
 
 def report_durable(result: Result) -> str:
     rows = []
+    modes = [mode for mode in ("memory", "durable", "postgresql") if mode in result]
     for case, label in (("one", "1 player"), ("several", f"{result['memory']['several']['players']} players")):
-        for mode in ("memory", "durable"):
+        for mode in modes:
             found = result[mode][case]
             rows.append(
                 [
@@ -354,17 +523,51 @@ def report_durable(result: Result) -> str:
                     duration(found["p99_s"]),
                 ]
             )
-        ratios = result[f"{case}_ratio"]
-        rows.append(
-            [
-                f"{label}, durable / memory",
-                "",
-                f"{ratios['per_second']:.2f}",
-                f"{ratios['median']:.2f}",
-                f"{ratios['p99']:.2f}",
-            ]
-        )
+        for mode in modes[1:]:
+            ratios = result[f"{mode}_{case}_ratio"]
+            rows.append(
+                [
+                    f"{label}, {mode} / memory",
+                    "",
+                    f"{ratios['per_second']:.2f}",
+                    f"{ratios['median']:.2f}",
+                    f"{ratios['p99']:.2f}",
+                ]
+            )
     return table(["commands over WebSocket", "commands", "commands/s", "p50", "p99"], rows)
+
+
+def report_commits(result: Result) -> str:
+    rows = []
+    labels = {
+        "one_each": "SQLite, one commit a change",
+        "grouped": "SQLite, group commit",
+        "postgres": "PostgreSQL (asyncpg)",
+    }
+    for key, label in labels.items():
+        for found in result[key]:
+            rows.append(
+                [
+                    label,
+                    f"{found['writers']}",
+                    f"{found['changes']:,}",
+                    f"{found['per_second']:,.0f}",
+                    duration(found["median_s"]),
+                    duration(found["p99_s"]),
+                    f"{found['commits_per_change']:.2f}",
+                ]
+            )
+    body = table(["store", "instances writing", "changes", "changes/s", "p50", "p99", "commits a change"], rows)
+    lines = [body]
+    for one, grouped in zip(result["one_each"], result["grouped"], strict=True):
+        lines.append(
+            f"{one['writers']} writing: group commit / one commit each: "
+            f"{ratio(grouped['per_second'], one['per_second']):.2f}× the changes/s, "
+            f"p99 {ratio(grouped['p99_s'], one['p99_s']):.2f}×"
+        )
+    if not result["postgres"]:
+        lines.append(f"PostgreSQL not measured: nothing answered at {POSTGRES}")
+    return "\n".join(lines)
 
 
 BENCHMARKS = (
@@ -373,4 +576,6 @@ BENCHMARKS = (
     Benchmark("instances", "restart time of many small instances", instances, report_instances),
     Benchmark("durable", "commands/s and p50/p99 over WebSocket, in memory against durable writes", durable,
               report_durable),
+    Benchmark("commits", "changes/s and p99 through the stores themselves, many instances writing at once", commits,
+              report_commits),
 )  # fmt: skip

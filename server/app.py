@@ -29,7 +29,7 @@ from server.limits import Limits, Lockout
 from server.persist import Keeper
 from server.seats import Session
 from server.sequence import KEPT, Message
-from server.store import Store
+from server.stores import open_store
 from server.web import add_browser_client
 
 log = logging.getLogger(__name__)
@@ -95,7 +95,10 @@ class Config:
     """Seconds a session with no open socket may go without a request before it expires (-32002)."""
     data: Path | None = None
     """The data directory: instances, sessions and saves live in its SQLite file and survive restarts.
-    None keeps everything in memory (tests, `curveship tell`)."""
+    None keeps everything in memory (tests, `curveship tell`), unless `store` names a database."""
+    store: str | None = None
+    """A `postgresql://` URL: instances, sessions and saves live in that database instead, shared by every
+    server given it, each instance written by the one holding its lease (docs/deploying.md)."""
     allowed_hosts: tuple[str, ...] = ()
     """Host names (besides IP addresses and `localhost`) this server answers to on /rpc and /ws; any other
     `Host` is refused (HTTP 403), so a page on another site cannot reach it by a name that resolves here (DNS
@@ -167,8 +170,8 @@ def create_app(config: Config | None = None) -> web.Application:
     # On shutdown, not cleanup: aiohttp waits (60 s by default) for open handlers between the two, then
     # cancels them, so sockets closed only at cleanup would be dropped late and without a word.
     app.on_shutdown.append(_close_sockets_on_shutdown)
-    if config.data is not None:
-        app.cleanup_ctx.append(_kept_in(config.data))
+    if config.data is not None or config.store:
+        app.cleanup_ctx.append(_kept_in(config.store, config.data))
     app.cleanup_ctx.append(_sweeping(config))  # after the store opens, and stopped before it closes
     return app
 
@@ -269,26 +272,27 @@ def _sweeping(config: Config) -> Callable[[web.Application], AsyncIterator[None]
     return expiring
 
 
-def _kept_in(directory: Path) -> Callable[[web.Application], AsyncIterator[None]]:
+def _kept_in(url: str | None, directory: Path | None) -> Callable[[web.Application], AsyncIterator[None]]:
     """Open the store before serving and bring every instance back; close it after the last request."""
 
     async def keeping(app: web.Application) -> AsyncIterator[None]:
         host = app[HOST]
         started = time.perf_counter()
-        keeper = Keeper(Store(directory))
+        store = await open_store(url, directory)
+        keeper = Keeper(store)
         host.keeper = keeper
-        host.reload()
+        await host.reload()
         log.info(
             "restored %d instances and %d sessions from %s in %.2f s (%d kept but not loaded)",
             len(host.instances),
             len(host.sessions),
-            directory,
+            store.where,
             time.perf_counter() - started,
             len(host.stale),
         )
         yield
         await keeper.flushed()  # a snapshot under way is stored, not cut off
-        keeper.close()
+        await keeper.close()
 
     return keeping
 

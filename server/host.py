@@ -41,7 +41,7 @@ from server.limits import Bucket, Limits, Lockout
 from server.persist import Forgetful, Keeps, Stale, since
 from server.seats import Instance, Session
 from server.sequence import Sequence
-from server.store import StoredSession
+from server.stores import StoredSession
 from server.wire import (
     blocks,
     engine_errors,
@@ -343,11 +343,11 @@ class Host:
                 await self.keeper.retired(instance)
         return idle_ones
 
-    def reload(self, only: str | None = None) -> None:
+    async def reload(self, only: str | None = None) -> None:
         """Bring back what the keeper holds (or, `only`, that one instance and its sessions): each instance it
         could resume is loaded again, the others are out of service (and say why); each stored session is
         seated in its instance again, or parked until that is loaded. A damaged store raises StoreError."""
-        reloaded = self.keeper.restore(only)
+        reloaded = await self.keeper.restore(only)
         for stale in reloaded.stale:
             self.stale[stale.id] = stale
         for stored, story in reloaded.stories:
@@ -409,7 +409,7 @@ class Host:
             return []  # still full, or still failing: the next sweep tries again
         back = []
         for id_ in waiting:
-            self.reload(only=id_)
+            await self.reload(only=id_)
             if id_ in self.instances:
                 log.info("instance %s back in service: the store takes writes again", id_)
                 back.append(id_)

@@ -3,10 +3,11 @@
 After every change to an instance (created, joined, left, a command, a spin set, undo, save, restore…), and
 before the server answers, one transaction records: the log from where it changed (an undo cuts it), the
 turn and the world's state hash, the instance's sessions (spin, what each was told) and new saves; a
-snapshot of a log since cut short (by undo, restart or restore) is dropped in the same transaction. Writes go
-through one thread of their own, in order, so the event loop never waits on the disk; changes that come
-in while one is being committed are committed together after it (one sync to the disk for them all, each in
-a savepoint of its own), and none is answered before its commit.
+snapshot of a log since cut short (by undo, restart or restore) is dropped in the same transaction. The
+store (server/stores/) is SQLite in the data directory or PostgreSQL: SQLite's writes go through a thread of
+their own, in order, so the event loop never waits on the disk, and changes that come in together are
+committed together; PostgreSQL's are fenced by this node's lease on the instance. None is answered before its
+commit.
 
 When the log has grown by a tenth since the last snapshot (and by SNAPSHOT_AFTER entries at least), a new one
 is taken after the change is stored and answered: under the instance's lock, which keeps its story still, in
@@ -18,21 +19,22 @@ On start-up each stored instance is brought back: its world is loaded and checke
 it was created with (a changed world is not loaded, and says so; its data is kept); the story is resumed
 from its snapshot and the rest of its log replayed, or, without a usable snapshot (damaged, or not of the
 log as stored), its whole log is replayed; it must then reach the turn and state hash stored with it, or it
-is not loaded either (and says why). The keeper hands back what it read (the stories, the instances it could
-not bring back, the stored sessions) as plain values: the host seats them, and owns which instances are out of
-service. A server without a data directory has a `Forgetful` keeper, which keeps nothing.
+is not loaded either (and says why). Each is claimed first (its lease, server/stores/leases.py): one whose
+lease another server holds is left out of service here, to be tried again by the host's sweep (`writable`
+claims it), so an instance is only ever written by one server. The keeper hands back what it read (the
+stories, the instances it could not bring back, the stored sessions) as plain values: the host seats them,
+and owns which instances are out of service. A server without a data directory has a `Forgetful` keeper,
+which keeps nothing.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-import threading
 import time
-from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol
 
 import msgspec
 
@@ -43,11 +45,9 @@ from server.engine.snapshot import capture, collector_paused, resume
 from server.engine.story import Logged, Story
 from server.engine.world.definition import WorldDefinition
 from server.seats import Instance, Session
-from server.store import LogEntry, Store, StoredInstance, StoredSession, StoreError, fingerprint
+from server.stores import Fenced, LogEntry, Store, StoredInstance, StoredSession, StoreError, fingerprint
 
 log = logging.getLogger(__name__)
-
-T = TypeVar("T")
 
 SNAPSHOT_AFTER = 200
 """Log entries before the first snapshot; later ones come each time the log grows by a tenth."""
@@ -105,7 +105,7 @@ class Keeps(Protocol):
 
     async def changed(self, instance: Instance, gone: tuple[str, ...] = ()) -> None: ...
 
-    def restore(self, only: str | None = None) -> Reloaded: ...
+    async def restore(self, only: str | None = None) -> Reloaded: ...
 
     async def writable(self, probe: str) -> bool: ...
 
@@ -122,7 +122,7 @@ class Forgetful:
     async def changed(self, instance: Instance, gone: tuple[str, ...] = ()) -> None:
         pass
 
-    def restore(self, only: str | None = None) -> Reloaded:
+    async def restore(self, only: str | None = None) -> Reloaded:
         return Reloaded()
 
     async def writable(self, probe: str) -> bool:
@@ -136,56 +136,14 @@ class Keeper:
         self.store = store
         self.kept: dict[str, Kept] = {}
         self.restored: dict[str, Restored] = {}
-        self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="store")
-        self._guard = threading.Lock()
-        self._queue: list[tuple[Callable[[], Any], asyncio.Future[Any], asyncio.AbstractEventLoop]] = []
-        self._draining = False
         self._capturer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="snapshot")
         self._snapshotting: set[asyncio.Task[None]] = set()
 
-    def close(self) -> None:
+    async def close(self) -> None:
         """Stop writing (a snapshot still being taken is finished first) and close the store. Call `flushed`
-        first, from the event loop, for the snapshots under way to be stored too."""
+        first for the snapshots under way to be stored too."""
         self._capturer.shutdown(wait=True)
-        self._writer.shutdown(wait=True)
-        self.store.close()
-
-    async def _write(self, work: Callable[[], T]) -> T:
-        """Run `work` (one change to the store) in the writer thread; return once it is committed, on disk.
-        Changes that come in while the writer is busy are committed together, in one transaction."""
-        return await self._queued(work)
-
-    def _queued(self, work: Callable[[], T]) -> asyncio.Future[T]:
-        """`work` in the writer's queue, now, behind what is there already: its commit, to be awaited."""
-        loop = asyncio.get_running_loop()
-        future: asyncio.Future[T] = loop.create_future()
-        with self._guard:
-            self._queue.append((work, future, loop))
-            start, self._draining = not self._draining, True
-        if start:
-            self._writer.submit(self._drain)
-        return future
-
-    def _drain(self) -> None:
-        """In the writer thread: commit what is queued, a batch at a time, until nothing is."""
-        while True:
-            with self._guard:
-                jobs, self._queue = self._queue, []
-                if not jobs:
-                    self._draining = False
-                    return
-            outcomes: list[tuple[bool, Any]] = []
-            try:
-                with self.store.batch() as each:
-                    for work, _future, _loop in jobs:
-                        try:
-                            outcomes.append((True, each(work)))
-                        except Exception as error:
-                            outcomes.append((False, error))
-            except Exception as error:  # the commit failed: nothing of the batch is kept
-                outcomes = [(False, error)] * len(jobs)
-            for (ok, value), (_work, future, loop) in zip(outcomes, jobs, strict=True):
-                loop.call_soon_threadsafe(_settle, future, ok, value)
+        await self.store.close()
 
     # -- writing ----------------------------------------------------------------------------------------
 
@@ -202,13 +160,13 @@ class Keeper:
             creator=instance.creator,
             kept=instance.kept,
         )
-        await self._write(lambda: self.store.add_instance(stored))
+        await self.store.add_instance(stored)  # made here: this server holds its lease
         self.kept[instance.id] = Kept()
         await self.changed(instance)
 
     async def retired(self, instance: Instance) -> None:
         """An idle instance retired: gone from the store, with its log, sessions, saves and snapshot."""
-        await self._write(lambda: self.store.delete_instance(instance.id))
+        await self.store.delete_instance(instance.id)
         self.kept.pop(instance.id, None)
 
     async def changed(self, instance: Instance, gone: tuple[str, ...] = ()) -> None:
@@ -222,21 +180,17 @@ class Keeper:
         length = len(story.log)
         # Undo, restart and restore cut the log short: a snapshot taken further along is of another story now.
         outdated = kept.unusable or cut < kept.snapshot_at
-        turn, ended, world = story.turn, story.ended, story.simulation.world
-        logged = [_entry(e) for e in entries]
-        await self._write(
-            lambda: self.store.record(
-                instance.id,
-                cut=cut,
-                entries=logged,
-                turn=turn,
-                ended=ended,
-                digest=world.digest(),  # in the writer thread: the lock held keeps the world still
-                sessions=sessions,
-                gone=gone,
-                saves=saves,
-                drop_snapshot=outdated,
-            )
+        await self.store.record(
+            instance.id,
+            cut=cut,
+            entries=[_entry(e) for e in entries],
+            turn=story.turn,
+            ended=story.ended,
+            digest=story.simulation.world.digest(),
+            sessions=sessions,  # the store writes only those changed since it last wrote them
+            gone=gone,
+            saves=saves,
+            drop_snapshot=outdated,
         )
         story.log_taken()
         kept.saves = dict(story.saves)
@@ -262,7 +216,7 @@ class Keeper:
                 blob = await loop.run_in_executor(self._capturer, lambda: capture(story))
                 # Queued while the lock is held, so it is written before any later change to this instance
                 # (one that drops it, say); its commit need not hold the instance up.
-                stored = self._queued(lambda: self.store.put_snapshot(instance.id, length, blob))
+                stored = self.store.put_snapshot(instance.id, length, blob)
                 kept.snapshot_at, kept.unusable = length, False
             await stored
         except Exception:  # the log alone restores the story (an older snapshot, checked, or none)
@@ -277,27 +231,29 @@ class Keeper:
 
     # -- bringing back ----------------------------------------------------------------------------------
 
-    def restore(self, only: str | None = None) -> Reloaded:
+    async def restore(self, only: str | None = None) -> Reloaded:
         """Read back every stored instance and session (or, `only`, that one instance and its sessions): each
-        story resumed, or why it could not be. A damaged file raises StoreError."""
+        story resumed, or why it could not be. A damaged store raises StoreError."""
         definitions: dict[tuple[str, str], WorldDefinition] = {}
         reloaded = Reloaded()
-        with collector_paused(), self.store.reading():
-            for stored in self.store.instances():
+        with collector_paused():
+            for stored in await self.store.instances():
                 if only is None or stored.id == only:
-                    self._bring_back(stored, definitions, reloaded)
-            reloaded.sessions.extend(
-                stored_session
-                for stored_session in self.store.sessions()
-                if only is None or stored_session.instance == only
-            )
+                    await self._bring_back(stored, definitions, reloaded)
+            reloaded.sessions.extend(await self.store.sessions(only))
         return reloaded
 
-    def _bring_back(
+    async def _bring_back(
         self, stored: StoredInstance, definitions: dict[tuple[str, str], WorldDefinition], reloaded: Reloaded
     ) -> None:
         try:
-            story = self._story(stored, definitions)
+            await self.store.claim(stored.id)
+        except Fenced as owned:  # another server writes it: not loaded here, while its lease lasts
+            log.info("instance %s (%s) not brought back: %s", stored.id, stored.world, owned)
+            reloaded.stale.append(Stale(stored.id, stored.world, f"another server has it ({owned})", retry=True))
+            return
+        try:
+            story = await self._story(stored, definitions)
         except StoreError:
             raise
         except Exception as error:  # this instance is kept, not loaded; the others come back
@@ -312,27 +268,29 @@ class Keeper:
         reloaded.stories.append((stored, story))
 
     async def writable(self, probe: str) -> bool:
-        """Whether the store takes a write again (space freed, the disk back): tried on the instance `probe`."""
+        """Whether the store takes a write again (space freed, the disk back; the lease free again) for this
+        server: tried on the instance `probe`, claimed first."""
         try:
-            await self._write(lambda: self.store.touch(probe))
-        except Exception:  # still full, or still failing
+            await self.store.claim(probe)
+            await self.store.touch(probe)
+        except Exception:  # still full, still failing, or another server's
             return False
         return True
 
-    def _story(self, stored: StoredInstance, definitions: dict[tuple[str, str], WorldDefinition]) -> Story:
+    async def _story(self, stored: StoredInstance, definitions: dict[tuple[str, str], WorldDefinition]) -> Story:
         check_world(stored, "it is kept, not loaded")
         key = (stored.world, stored.fingerprint)
         if key not in definitions:  # a world named by path is run once, however many instances it has
             definitions[key] = load_world(stored.world)
         definition = definitions[key]
-        entries = [logged(entry) for entry in self.store.log(stored.id)]
+        entries = [logged(entry) for entry in await self.store.log(stored.id)]
         # A save is most often a stretch of the log as it stands: its entries are the log's own, not copies.
         pool = {_entry(entry): entry for entry in entries}
         saves = {
             name: tuple(pool.get(tuple(e)) or logged(e) for e in log)  # type: ignore[arg-type]
-            for name, log in self.store.saves(stored.id).items()
+            for name, log in (await self.store.saves(stored.id)).items()
         }
-        snapshot = self.store.snapshot(stored.id)
+        snapshot = await self.store.snapshot(stored.id)
         story, start = None, 0
         if snapshot is not None:
             seq, blob = snapshot
@@ -371,15 +329,6 @@ def check_world(stored: StoredInstance, otherwise: str) -> None:
     in a changed world tells another story. `otherwise` says what is done instead."""
     if fingerprint(world_source(stored.world)) != stored.fingerprint:
         raise EngineError(f"world {stored.world!r} has changed since this instance was made; {otherwise}")
-
-
-def _settle(future: asyncio.Future[Any], ok: bool, value: Any) -> None:
-    if future.cancelled():
-        return
-    if ok:
-        future.set_result(value)
-    else:
-        future.set_exception(value)
 
 
 def _check(story: Story, stored: StoredInstance) -> None:

@@ -1,4 +1,7 @@
-"""SQLite persistence: instances, their command logs, sessions, saves and snapshots, durable before replies.
+"""The SQLite file of the embedded store: instances, their command logs, sessions, saves and snapshots.
+
+Called in one thread at a time: server/stores/sqlite.py puts it behind the async interface, its changes
+group-committed in `batch`es; `curveship export` opens it read-only (`SqliteFile.reader`).
 
 What makes an instance is its world (with a fingerprint of the world's source), seed and creation spin, and
 its log: every command, idle tick and coming and going of players, in order. Replaying the log on the same
@@ -20,18 +23,18 @@ refused (a lock file, held while the store is open), since each would overwrite 
 from __future__ import annotations
 
 import fcntl
-import hashlib
 import logging
 import os
 import sqlite3
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
 import msgspec
+
+from server.stores.records import LogEntry, StoredInstance, StoredSession, StoreError
 
 T = TypeVar("T")
 
@@ -105,56 +108,7 @@ MIGRATIONS: dict[int, tuple[str, ...]] = {
 """Statements taking a file from the schema before each version to that version."""
 
 
-class StoreError(Exception):
-    """The data directory cannot be used as it is; the message says why, and nothing was overwritten."""
-
-
-@dataclass(frozen=True, slots=True)
-class StoredInstance:
-    id: str
-    world: str
-    fingerprint: str
-    seed: int
-    spin: dict[str, Any]
-    turn: int
-    ended: bool
-    digest: str = ""
-    """The world's state hash (WorldState.digest) after the last change; '' when not known."""
-    creator: str = ""
-    """The address it was created from ('' when not known)."""
-    kept: bool = False
-    """Made by an author: never retired for being idle."""
-    active: float = 0.0
-    """When it last changed (seconds since the epoch); 0 when not known."""
-
-
-@dataclass(frozen=True, slots=True)
-class StoredSession:
-    token: str
-    instance: str
-    actor: str
-    name: str
-    author: bool
-    spin: dict[str, Any]
-    mentioned: list[str]
-    detached: bool = False
-    """Away from its instance (its actor free for others) until it is resumed."""
-    seen: float = 0.0
-    """When it was last seen (seconds since the epoch); 0 when not known."""
-    seq: int = 0
-    """Above every sequence number it was given (Sequence.reserved); its numbers go on from here."""
-
-
-LogEntry = tuple[str, str, str]
-"""(entry, actor, text), as server/engine/story.py logs them."""
-
-
-def fingerprint(source: bytes) -> str:
-    """What identifies a world's definition: a hash of its source."""
-    return hashlib.sha256(source).hexdigest()[:32]
-
-
-class Store:
+class SqliteFile:
     """One SQLite file in the data directory. Every method is one transaction, committed before it returns."""
 
     def __init__(self, directory: Path) -> None:
@@ -200,7 +154,7 @@ class Store:
             raise
 
     @classmethod
-    def reader(cls, directory: Path) -> Store:
+    def reader(cls, directory: Path) -> SqliteFile:
         """The store in `directory` opened only to be read (`curveship export`): no lock, so a server may be
         running on it; a file missing, not ours or of another schema is a StoreError, and nothing is written."""
         store = cls.__new__(cls)
@@ -392,11 +346,13 @@ class Store:
         rows = self.db.execute("SELECT name, log FROM saves WHERE instance = ?", (instance,))
         return {name: [tuple(entry) for entry in _unpack(log)] for name, log in rows}  # type: ignore[misc]
 
-    def sessions(self) -> list[StoredSession]:
-        """Every stored session; one whose record cannot be decoded is left out, and the log says so (one bad row
-        must not keep the server from starting)."""
+    def sessions(self, instance: str | None = None) -> list[StoredSession]:
+        """Every stored session (or `instance`'s); one whose record cannot be decoded is left out, and the log
+        says so (one bad row must not keep the server from starting)."""
         rows = self.db.execute(
             "SELECT token, instance, actor, name, author, spin, mentioned, detached, seen, seq FROM sessions"
+            + ("" if instance is None else " WHERE instance = ?"),
+            () if instance is None else (instance,),
         )
         found = []
         for r in rows:

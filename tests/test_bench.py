@@ -147,6 +147,7 @@ def test_names_pick_modules_or_single_benchmarks():
         "persistence.restart",
         "persistence.instances",
         "persistence.durable",
+        "persistence.commits",
         "engine.turn",
         "engine.collection",
         "dispatch.rpc",
@@ -212,8 +213,20 @@ def test_persistence_benchmarks_restart_what_they_built_and_compare_durable_writ
     durable = persistence.durable(tiny)
     for mode in ("memory", "durable"):
         assert durable[mode]["one"]["commands"] == 10 and durable[mode]["several"]["commands"] > 0
-    assert _positive(durable["one_ratio"]["per_second"]) and durable["store_bytes"] > 0
+    assert _positive(durable["durable_one_ratio"]["per_second"]) and durable["store_bytes"] > 0
     assert "durable / memory" in persistence.report_durable(durable)
+
+
+def test_the_stores_benchmark_measures_each_store_at_each_crowd():
+    from bench import persistence
+
+    found = persistence.commits(Settings(instances=3, players=5, write_seconds=0.2))
+    assert found["crowds"] == [1, 3, 5]
+    for key in ("one_each", "grouped"):
+        assert [row["writers"] for row in found[key]] == [1, 3, 5]
+        assert all(row["changes"] > 0 and _positive(row["p99_s"]) for row in found[key])
+    assert all(row["commits_per_change"] <= 1 for row in found["grouped"])
+    assert "group commit" in persistence.report_commits(found)
 
 
 def test_engine_benchmark_serves_each_world_and_compares_it_with_another_tree():

@@ -68,6 +68,13 @@ def parser() -> argparse.ArgumentParser:
         "restart (default: in memory only)",
     )
     serve.add_argument(
+        "--store",
+        metavar="URL",
+        help="keep them in this PostgreSQL database instead (postgresql://user@host:port/db), shared by every "
+        "server given it: one writes each instance at a time (docs/deploying.md); --data then keeps only the "
+        "author token",
+    )
+    serve.add_argument(
         "--author", action="store_true", help="connections from this machine act as authors (no token needed)"
     )
     serve.add_argument(

@@ -15,7 +15,8 @@ from server.engine.errors import EngineError
 from server.engine.story import Logged
 from server.engine.transcript import Page, transcript
 from server.persist import check_world, logged
-from server.store import Store, StoredInstance, StoreError
+from server.store import SqliteFile
+from server.stores import StoredInstance, StoreError
 
 
 def run_export(args: argparse.Namespace) -> int:
@@ -35,7 +36,7 @@ def run_export(args: argparse.Namespace) -> int:
 
 def _read(data: Path, instance: str) -> tuple[StoredInstance, list[Logged]]:
     try:
-        store = Store.reader(data)
+        store = SqliteFile.reader(data)
     except StoreError as error:
         raise EngineError(str(error)) from None
     try:

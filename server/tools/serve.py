@@ -13,7 +13,8 @@ import sys
 from pathlib import Path
 
 from server.app import Config, freeze_heap
-from server.store import StoreError
+from server.stores import StoreError
+from server.stores.records import redacted
 from server.tools.hosting import hosted
 
 TOKEN_FILE = "author-token"
@@ -61,6 +62,7 @@ async def _serve(args: argparse.Namespace) -> int:
             author_token=token,
             author_on_loopback=args.author,
             data=data,
+            store=args.store,
             allowed_hosts=tuple(args.allow_host),
             allowed_origins=tuple(args.allow_origin),
             trusted_proxies=tuple(args.trusted_proxy),
@@ -83,7 +85,9 @@ async def _serve(args: argparse.Namespace) -> int:
                 print(f"(kept in {data / TOKEN_FILE}: the same at every start)")
             if args.author:
                 print("connections from this machine act as authors (--author)")
-            if data is None:
+            if args.store:
+                print(f"instances are kept in {redacted(args.store)}")
+            elif data is None:
                 print("instances are kept in memory and lost when the server stops (--data DIR keeps them)")
             else:
                 print(f"instances are kept in {data}")

@@ -16,7 +16,8 @@ import pytest
 from protocol import messages as m
 from server.host import Host
 from server.persist import Keeper
-from server.store import APPLICATION_ID, MIGRATIONS, SCHEMA, Store
+from server.store import APPLICATION_ID, MIGRATIONS, SCHEMA
+from server.stores.sqlite import SqliteStore
 from tests.persistence.conftest import Process, connect, database, read_rows
 
 PAGE = 4096
@@ -40,7 +41,7 @@ def _files(data: Path) -> dict[str, bytes]:
 async def _played(data: Path, commands: int = 5) -> tuple[str, str, str]:
     """A data directory with one instance of Cloak Plus, played a little, the store closed cleanly:
     (instance, token, state hash)."""
-    host = Host(keeper=Keeper(Store(data)))
+    host = Host(keeper=Keeper(SqliteStore(data)))
     instance = (await host.create(m.CreateParams(world="cloak_plus", seed=9), author=True)).instance
     session, joined = await host.join(m.JoinParams(instance=instance), author=False)
     for text in ("x mime", "i", "w", "take bottle", "e")[:commands]:
@@ -48,7 +49,7 @@ async def _played(data: Path, commands: int = 5) -> tuple[str, str, str]:
     digest = (await host.state(session)).hash
     assert host.keeper is not None
     await host.keeper.flushed()
-    host.keeper.close()
+    await host.keeper.close()
     return instance, joined.token, digest
 
 

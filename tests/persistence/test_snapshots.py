@@ -23,7 +23,7 @@ from server.engine.story import Story
 from server.host import Host
 from server.persist import SNAPSHOT_AFTER, Keeper, Restored
 from server.seats import Session
-from server.store import Store
+from server.stores.sqlite import SqliteStore
 from tests.persistence.conftest import connect, create, database, read_rows
 
 pytestmark = pytest.mark.asyncio
@@ -39,9 +39,9 @@ def _snapshot(data: Path) -> tuple[int, int] | None:
 
 
 async def _host(data: Path) -> tuple[Host, Keeper]:
-    keeper = Keeper(Store(data))
+    keeper = Keeper(SqliteStore(data))
     host = Host(keeper=keeper)
-    host.reload()
+    await host.reload()
     return host, keeper
 
 
@@ -68,7 +68,7 @@ async def _seen(host: Host, session: Session) -> tuple[int, str, str]:
 
 async def _restarted(keeper: Keeper, data: Path, token: str) -> tuple[Host, Keeper, Session]:
     await keeper.flushed()
-    keeper.close()
+    await keeper.close()
     host, keeper = await _host(data)
     return host, keeper, host.sessions[token]
 
@@ -116,7 +116,7 @@ async def test_a_restart_resumes_from_the_snapshot_and_replays_only_the_rest(
     again = _snapshot(data)
     assert again is not None and taken[0] + SNAPSHOT_AFTER <= again[0] <= taken[0] + SNAPSHOT_AFTER + 2
     await keeper.flushed()
-    keeper.close()
+    await keeper.close()
 
 
 async def test_a_snapshot_of_a_log_since_cut_short_is_never_used(tmp_path: Path, replays: list[int]) -> None:
@@ -157,7 +157,7 @@ async def test_a_snapshot_of_a_log_since_cut_short_is_never_used(tmp_path: Path,
     host, keeper, session = await _restarted(keeper, data, session.token)
     assert await _seen(host, session) == seen
     await keeper.flushed()
-    keeper.close()
+    await keeper.close()
 
 
 async def test_a_damaged_snapshot_is_passed_over_for_the_whole_log_and_then_replaced(
@@ -169,7 +169,7 @@ async def test_a_damaged_snapshot_is_passed_over_for_the_whole_log_and_then_repl
     seen = await _seen(host, session)
     log = len(session.instance.story.log)
     await keeper.flushed()
-    keeper.close()
+    await keeper.close()
     writer = sqlite3.connect(database(data))
     (blob,) = writer.execute("SELECT data FROM snapshots").fetchone()
     middle = len(blob) // 2
@@ -193,7 +193,7 @@ async def test_a_damaged_snapshot_is_passed_over_for_the_whole_log_and_then_repl
     host, keeper, session = await _restarted(keeper, data, session.token)
     assert keeper.restored[session.instance.id] == Restored(snapshot=log + 1, replayed=0)
     await keeper.flushed()
-    keeper.close()
+    await keeper.close()
 
 
 async def test_a_snapshot_of_an_older_format_is_passed_over_for_the_whole_log(
@@ -206,7 +206,7 @@ async def test_a_snapshot_of_an_older_format_is_passed_over_for_the_whole_log(
     seen = await _seen(host, session)
     log = len(session.instance.story.log)
     await keeper.flushed()
-    keeper.close()
+    await keeper.close()
     writer = sqlite3.connect(database(data))
     (blob,) = writer.execute("SELECT data FROM snapshots").fetchone()
     body = msgspec.msgpack.decode(blob[snapshot.CHECKSUM :])
@@ -226,7 +226,7 @@ async def test_a_snapshot_of_an_older_format_is_passed_over_for_the_whole_log(
     assert replays[0] == SNAPSHOT_AFTER + 30
     assert await _seen(host, session) == seen
     await keeper.flushed()
-    keeper.close()
+    await keeper.close()
 
 
 async def test_through_a_server_killed_and_started_again(tmp_path: Path, servers: Any, http: Any) -> None:

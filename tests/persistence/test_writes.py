@@ -13,7 +13,8 @@ from protocol import messages as m
 from protocol.errors import Code, RpcError
 from server.host import Host
 from server.persist import Keeper
-from server.store import Store, StoredInstance
+from server.stores import StoredInstance
+from server.stores.sqlite import SqliteStore
 from tests.persistence.conftest import read_rows
 
 pytestmark = pytest.mark.asyncio
@@ -21,7 +22,7 @@ pytestmark = pytest.mark.asyncio
 
 async def test_many_players_at_once_are_all_kept(tmp_path: Path) -> None:
     data = tmp_path / "data"
-    keeper = Keeper(Store(data))
+    keeper = Keeper(SqliteStore(data))
     host = Host(keeper=keeper)
     sessions = []
     for seed in range(12):
@@ -38,41 +39,40 @@ async def test_many_players_at_once_are_all_kept(tmp_path: Path) -> None:
 
     await asyncio.gather(*(play(index) for index in range(len(sessions))))
     await keeper.flushed()
-    keeper.close()
+    await keeper.close()
     for session in sessions:
         log = read_rows(data, "SELECT count(*) FROM log WHERE instance = ?", session.instance.id)
         assert log == [(len(session.instance.story.log),)]
 
 
 async def test_a_change_that_fails_takes_back_only_itself(tmp_path: Path) -> None:
-    keeper = Keeper(Store(tmp_path / "data"))
+    keeper = Keeper(SqliteStore(tmp_path / "data"))
 
     def instance(name: str) -> StoredInstance:
         return StoredInstance(name, "cloak", "f" * 32, 1, {}, 0, False)
 
     # The same id twice: the second insert fails, in whatever batch it lands, and the others are kept.
     results = await asyncio.gather(
-        *(keeper._write(lambda name=name: keeper.store.add_instance(instance(name))) for name in "abcadef"),
-        return_exceptions=True,
+        *(keeper.store.add_instance(instance(name)) for name in "abcadef"), return_exceptions=True
     )
     failed = [result for result in results if isinstance(result, BaseException)]
     assert len(failed) == 1 and isinstance(failed[0], sqlite3.IntegrityError)
-    assert sorted(stored.id for stored in keeper.store.instances()) == list("abcdef")
-    keeper.close()
+    assert sorted(stored.id for stored in await keeper.store.instances()) == list("abcdef")
+    await keeper.close()
 
 
 async def test_a_change_the_store_cannot_take_is_not_made_and_its_instance_comes_back_as_stored(
     tmp_path: Path,
 ) -> None:
     data = tmp_path / "data"
-    keeper = Keeper(Store(data))
+    keeper = Keeper(SqliteStore(data))
     host = Host(keeper=keeper)
     instance = (await host.create(m.CreateParams(world="cloak_plus", seed=4), author=True)).instance
     session, joined = await host.join(m.JoinParams(instance=instance), author=False)
     await host.command(session, "w")
     stored = await host.state(session)
 
-    keeper.store.db.close()  # the disk goes away under the server: every write fails from now on
+    keeper.store.file.db.close()  # the disk goes away under the server: every write fails from now on
     with pytest.raises(RpcError) as failed:
         await host.command(session, "take lamp")
     assert failed.value.code == Code.INTERNAL_ERROR
@@ -84,13 +84,13 @@ async def test_a_change_the_store_cannot_take_is_not_made_and_its_instance_comes
     with pytest.raises(RpcError) as unknown:
         await host.join(m.JoinParams(instance=instance), author=False)
     assert unknown.value.code == Code.UNKNOWN and "out of service" in unknown.value.message
-    keeper.close()
+    await keeper.close()
 
     # After a restart it is back as it was last stored, the lamp still where it was; the token works again.
-    keeper = Keeper(Store(data))
+    keeper = Keeper(SqliteStore(data))
     host = Host(keeper=keeper)
-    host.reload()
+    await host.reload()
     again, _ = await host.resume(joined.token)
     assert await host.state(again) == stored
     assert host.instances[instance].story.simulation.world.parent("@lamp") != "@operagoer"
-    keeper.close()
+    await keeper.close()
