@@ -17,6 +17,7 @@ nobody took its actor meanwhile (else -32004). Long after, with still no connect
 
 from __future__ import annotations
 
+import asyncio
 import bisect
 import logging
 import secrets
@@ -628,7 +629,17 @@ class Host:
             commands: list[str] = []
             if not story.ended:
                 with engine_errors():
-                    commands = story.possible_commands(session.actor)
+                    steps = story.trying_commands(session.actor)
+                # Tried in pieces, the loop given back between them: other instances' players are answered
+                # meanwhile, while the lock keeps this story still.
+                while True:
+                    with engine_errors():
+                        try:
+                            next(steps)
+                        except StopIteration as done:
+                            commands = done.value
+                            break
+                    await asyncio.sleep(0)
         return m.ActionsResult(commands=commands)
 
     async def state(self, session: Session) -> m.StateResult:
