@@ -84,6 +84,9 @@ class Host:
         self.sessions: dict[str, Session] = {}
         self._callers: dict[str, Bucket] = {}
         self.author_token = author_token or secrets.token_urlsafe(24)
+        self.owns: Callable[[str], bool] = lambda instance_id: True
+        """Whether an instance id is this host's to hold: with several workers, each holds its share
+        (server/cluster/router.py); the ids it makes, and the instances it restores, are its own."""
 
     def is_author_token(self, token: str | None) -> bool:
         """Whether `token` is the author token (compared in constant time: its length and bytes leak nothing)."""
@@ -140,7 +143,7 @@ class Host:
         """A new instance. The limits (in all, and per address for all but authors) are checked and its place
         taken before anything is awaited, so creates at once cannot pass them."""
         taken = {**self.instances, **self._making, **(self.keeper.stale if self.keeper else {})}  # stale ids too
-        instance_id = _new_id(taken)
+        instance_id = _new_id(taken, self.owns)
         self._check_room(author, caller)
         self._making[instance_id] = caller
         try:
@@ -413,7 +416,7 @@ class Host:
         alone (the copy's other actors keep to their scripts). The original is left as it was. Held to the
         same limits as `create`, checked, and its place taken, before anything is awaited."""
         taken = {**self.instances, **self._making, **(self.keeper.stale if self.keeper else {})}
-        instance_id = _new_id(taken)
+        instance_id = _new_id(taken, self.owns)
         self._check_room(session.author, caller)
         self._making[instance_id] = caller
         try:
@@ -785,8 +788,8 @@ def _where(story: Story) -> tuple[int, int]:
     return story.turn, len(story.log)
 
 
-def _new_id(taken: dict[str, Any]) -> str:
+def _new_id(taken: dict[str, Any], owns: Callable[[str], bool]) -> str:
     while True:
         candidate = secrets.token_hex(4)
-        if candidate not in taken:
+        if candidate not in taken and owns(candidate):
             return candidate

@@ -246,11 +246,12 @@ class Keeper:
         sessions). A damaged file raises StoreError."""
         definitions: dict[tuple[str, str], WorldDefinition] = {}
         with collector_paused(), self.store.reading():
+            # With several workers on one store, each brings back only its own share (host.owns).
             for stored in self.store.instances():
-                if only is None or stored.id == only:
+                if (only is None or stored.id == only) and host.owns(stored.id):
                     self._bring_back(host, stored, definitions)
             for stored_session in self.store.sessions():
-                if only is None or stored_session.instance == only:
+                if (only is None or stored_session.instance == only) and host.owns(stored_session.instance):
                     self._seat(host, stored_session)
 
     def _bring_back(

@@ -73,7 +73,7 @@ ANSWER_CHUNK = 64 * 1024
 """Bytes of answer charged as one request more: a batch of large answers costs what it sends."""
 
 
-def _method(name: str, run: Handler) -> Callable[..., Awaitable[Result]]:
+def method(name: str, run: Handler) -> Callable[..., Awaitable[Result]]:
     """Wrap a host call as a jsonrpcserver method: decode params, find the session, encode the result."""
     spec = BY_NAME[name]
 
@@ -231,7 +231,7 @@ def methods() -> dict[str, Callable[..., Awaitable[Result]]]:
         "vocabulary": lambda c, sp: c.host.vocabulary(sp[0]),
         "realize": lambda c, sp: c.host.realize(sp[0], sp[1]),
     }
-    wrapped = {name: _method(name, run) for name, run in table.items()}
+    wrapped = {name: method(name, run) for name, run in table.items()}
     wrapped["rpc.discover"] = _discover_method
     return wrapped
 
