@@ -18,6 +18,7 @@ import aiohttp
 import pytest
 import pytest_asyncio
 
+from server.app import HOST
 from server.cluster.router import WORKER_HEADER, owner_of
 from tests.processes import free_port, wait_for_health
 from tests.server.conftest import AUTHOR, WAIT, Http, Server, Socket
@@ -195,3 +196,16 @@ async def test_a_call_forwarded_to_a_worker_that_has_no_such_session_is_refused_
     anywhere = Http(two.server, "no-such-token-anywhere-at-all")
     error = await anywhere.fail(-32002, "state")
     assert "session" in error["message"].lower()
+
+
+async def test_within_one_process_actions_lets_another_instances_player_in_meanwhile(server: Server) -> None:
+    asker, player = await server.socket(), await server.socket()
+    first = (await asker.play("lost_one", seed=1))["instance"]
+    await player.play("lost_one", seed=2)
+    await asker.send({"jsonrpc": "2.0", "id": "slow", "method": "actions", "params": {}})
+    # Sent after the actions call, answered before it is done: its instance is still held by it.
+    looked = await player.ok("command", text="look")
+    assert looked["text"]
+    assert server.app[HOST].instances[first].lock.locked(), "the actions call was still trying commands"
+    offered = await asker.answer("slow")
+    assert "look" in offered["result"]["commands"]
