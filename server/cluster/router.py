@@ -6,8 +6,9 @@ A worker makes new instances (`create`, `fork`) with ids of its own share.
 
 A message goes whole to one worker, picked by its first member that concerns an instance: `join` by the
 instance it names; `resume`, or a call acting for a session, by the session's token (found by asking the
-others, once, and remembered) or by the session the socket is bound to. The rest (`worlds`, `create`…) is
-answered where it arrives; `instances` gathers a page from every worker. The owner answers it as if the
+others, once, and remembered) or by the session the socket is bound to; `create` by turns, so that new
+instances are spread over the workers. The rest (`worlds`, `spins`…) is answered where it arrives;
+`instances` gathers a page from every worker. The owner answers it as if the
 socket were its own (a stand-in, `_Proxy`, is bound to the session), and the socket's answers and
 notifications come back over one stream, in the order the owner made them.
 """
@@ -81,6 +82,8 @@ class Router:
         self._numbers: dict[Outbox, int] = {}
         self._sockets: dict[int, Outbox] = {}
         self._next = 0
+        self._dealt = self.index - 1
+        """The worker the last `create` went to."""
         self._where: dict[str, int] = {}
         """Tokens of sessions held by other workers → which."""
         self._proxies: dict[tuple[int, int], _Proxy] = {}
@@ -163,6 +166,11 @@ class Router:
                 return owner_of(named["instance"], self.size)
             if method == "resume" and isinstance(named.get("token"), str):
                 return await self._locate(named["token"])
+            if method == "create":
+                # New instances are dealt out in turn, so the workers share them whoever makes them (a load
+                # generator makes them all over one connection, which one worker took).
+                self._dealt = (self._dealt + 1) % self.size
+                return self._dealt
             spec = BY_NAME.get(method) if isinstance(method, str) else None
             if spec is None or not spec.session:
                 continue

@@ -178,11 +178,10 @@ async def test_a_game_is_kept_across_a_restart_of_every_worker(tmp_path: Path) -
 
 
 async def test_actions_on_one_worker_holds_up_no_player_on_the_other(two: Workers) -> None:
-    # A worker makes instances of its own share: one made through each is held by each.
-    asker, player = await two.socket_on(0, AUTHOR), await two.socket_on(1, AUTHOR)
-    first = (await asker.ok("create", world="lost_one", seed=1))["instance"]
-    second = (await player.ok("create", world="lost_one", seed=2))["instance"]
-    assert (owner_of(first, 2), owner_of(second, 2)) == (0, 1)
+    # New instances are dealt out to the workers in turn, whoever makes them: one on each.
+    first, second = await two.server.create("lost_one", seed=1), await two.server.create("lost_one", seed=2)
+    assert {owner_of(first, 2), owner_of(second, 2)} == {0, 1}
+    asker, player = await two.socket_on(owner_of(first, 2)), await two.socket_on(owner_of(second, 2))
     await asker.ok("join", instance=first)
     await player.ok("join", instance=second)
     await asker.send({"jsonrpc": "2.0", "id": "slow", "method": "actions", "params": {}})
