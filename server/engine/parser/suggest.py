@@ -17,8 +17,8 @@ ONE_WAY = {code: word for word, code in DIRECTIONS.items() if len(word) > 2 or w
 """Each direction by its full word, as a command reads best: "north", not "n"."""
 
 
-CHUNK = 16
-"""Commands tried between two pauses of `trying` (about 5 ms of work in Lost One): a caller on an event loop
+CHUNK = 8
+"""Commands tried between two pauses of `trying` (about 3 ms of work in Lost One): a caller on an event loop
 gives the loop back at each, so one `actions` call holds up nobody else's players for longer than that."""
 
 
