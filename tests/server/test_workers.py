@@ -208,3 +208,29 @@ async def test_within_one_process_actions_lets_another_instances_player_in_meanw
     assert server.app[HOST].instances[first].lock.locked(), "the actions call was still trying commands"
     offered = await asker.answer("slow")
     assert "look" in offered["result"]["commands"]
+
+
+# -- settings on the command line -------------------------------------------------------------------------------
+
+
+def test_every_number_among_the_servers_settings_is_a_flag_of_serve_with_its_default_said() -> None:
+    import dataclasses
+
+    from clients.cli.arguments import SERVE_LIMITS
+    from server.app import Config
+
+    numbers = {f.name: f.default for f in dataclasses.fields(Config) if f.type in ("int", "float")}
+    flags = {name: text for name, _, text in SERVE_LIMITS}
+    assert set(flags) == set(numbers)
+    for name, default in numbers.items():
+        assert f"(default {default:.15g})" in flags[name], name
+
+
+async def test_limits_set_on_the_command_line_hold_on_every_worker() -> None:
+    async with workers("--max-commands", "2", "--rate", "1000", "--burst", "1000") as running:
+        for worker in (0, 1):
+            socket = await running.socket_on(worker)
+            await socket.ok("join", instance=await running.server.create("lost_one", seed=worker))
+            assert (await socket.ok("command", text="look. look"))["text"]
+            error = await socket.fail(-32602, "command", text="look. look. look")
+            assert "at most 2 commands" in error["message"]
