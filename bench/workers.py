@@ -137,12 +137,13 @@ def report_capacity(result: Result) -> str:
                 f"{latency['p50']:.1f} ms",
                 f"{latency['p99']:.1f} ms",
                 f"{row['server_cpu_s'] / report['seconds']:.0%}",
+                f"{row['server_cpu_s'] / max(report['commands'], 1) * 1000:.2f} ms",
                 str(sum(report["errors"].values())),
             ]
         )
     rows = result["rows"]
     ratio = rows[-1]["report"]["commands_per_second"] / max(rows[0]["report"]["commands_per_second"], 1e-9)
-    heading = ["workers", "commands", "commands/s", "p50", "p99", "server CPU", "errors"]
+    heading = ["workers", "commands", "commands/s", "p50", "p99", "server CPU", "CPU a command", "errors"]
     return table(heading, lines) + f"\n2 workers / 1: {ratio:.2f}×"
 
 

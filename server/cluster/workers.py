@@ -163,7 +163,7 @@ def _ready(pipe: int) -> None:
 
 
 async def _watch(running: Workers, stop: asyncio.Event) -> None:
-    while True:
+    while not stop.is_set():  # once stopping (Ctrl-C reaches the workers too), a worker that ends is no failure
         for index, process in enumerate(running.processes):
             code = process.poll()
             if code is not None:
