@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ctypes
+import ctypes.util
 import dataclasses
 import logging
 import math
@@ -35,6 +37,9 @@ from server.store import Store
 from server.tools.hosting import SHUTDOWN_WAIT
 
 log = logging.getLogger(__name__)
+
+PR_SET_PDEATHSIG = 1
+"""prctl(2): the signal a process gets when its parent dies."""
 
 START_WAIT = 60.0
 """Seconds the workers have to bring their instances back and listen."""
@@ -74,6 +79,8 @@ class Spec(msgspec.Struct):
     port: int
     ready: int
     """A pipe's descriptor: written to once the worker listens."""
+    starter: int
+    """The pid of the process that started the workers."""
     settings: dict[str, Any]
     """The Config, field by field (its clock aside)."""
 
@@ -124,7 +131,7 @@ async def serving(
         pipes = []
         for index in range(workers):
             readable, writable = os.pipe()
-            spec = Spec(index, workers, str(links), host, port, writable, settings)
+            spec = Spec(index, workers, str(links), host, port, writable, os.getpid(), settings)
             running.processes.append(
                 subprocess.Popen(
                     [sys.executable, "-m", "server.cluster.workers", msgspec.json.encode(spec).decode()],
@@ -203,8 +210,19 @@ async def work(spec: Spec) -> None:
         await stop.wait()
 
 
+def _die_with(starter: int) -> None:
+    """Be killed the moment the starter is (Linux): a starter killed outright (kill -9, a crash) must not
+    leave its workers holding the port and the store's locks, or the server could not be started again."""
+    with contextlib.suppress(OSError, AttributeError):
+        libc = ctypes.CDLL(ctypes.util.find_library("c"), use_errno=True)
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    if os.getppid() != starter:  # it died before that was asked for
+        os._exit(1)
+
+
 def main(argv: list[str]) -> int:
     spec = msgspec.json.decode(argv[1], type=Spec)
+    _die_with(spec.starter)
     logging.basicConfig(
         level=logging.INFO, format=f"%(asctime)s %(levelname)s worker {spec.index} %(name)s: %(message)s"
     )
