@@ -63,10 +63,10 @@ def default_workers() -> int:
 
 
 def shared_out(config: Config, workers: int) -> Config:
-    """The settings of one worker of `workers`: the caps in SHARED_OUT divided among them (rounded up)."""
-    return dataclasses.replace(
-        config, **{name: max(1, math.ceil(getattr(config, name) / workers)) for name in SHARED_OUT}
-    )
+    """The settings of one worker of `workers`: the caps in SHARED_OUT divided among them (rounded up), and a
+    wrong token forgiven on each as often as on the whole before (so N times as seldom)."""
+    shares = {name: max(1, math.ceil(getattr(config, name) / workers)) for name in SHARED_OUT}
+    return dataclasses.replace(config, token_failure_every=config.token_failure_every * workers, **shares)
 
 
 class Spec(msgspec.Struct):

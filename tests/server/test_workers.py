@@ -44,7 +44,10 @@ class Workers:
         """A WebSocket the kernel gave to `worker`: connects until one lands there, closing the others."""
         headers = {"Authorization": f"Bearer {token}"} if token else {}
         for _ in range(TRIES):
-            ws = await self.http.ws_connect(self.url + "/ws", headers=headers, max_msg_size=0)
+            try:
+                ws = await self.http.ws_connect(self.url + "/ws", headers=headers, max_msg_size=0)
+            except aiohttp.WSServerHandshakeError:
+                continue  # refused by another worker (full): the next may land on this one
             # The handshake's response says which worker took the connection.
             if int(ws._response.headers[WORKER_HEADER]) == worker:
                 return Socket(ws)
@@ -72,7 +75,8 @@ def serving(*extra: str, data: Path | None = None) -> Iterator[tuple[str, subpro
 @asynccontextmanager
 async def workers(*extra: str, data: Path | None = None) -> AsyncIterator[Workers]:
     with serving(*extra, data=data) as (url, process):
-        async with aiohttp.ClientSession() as http:
+        # A connection each request: one kept alive would go to the worker that took it, every time.
+        async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(force_close=True)) as http:
             yield Workers(url, process, http)
 
 
@@ -213,19 +217,6 @@ async def test_within_one_process_actions_lets_another_instances_player_in_meanw
 # -- settings on the command line -------------------------------------------------------------------------------
 
 
-def test_every_number_among_the_servers_settings_is_a_flag_of_serve_with_its_default_said() -> None:
-    import dataclasses
-
-    from clients.cli.arguments import SERVE_LIMITS
-    from server.app import Config
-
-    numbers = {f.name: f.default for f in dataclasses.fields(Config) if f.type in ("int", "float")}
-    flags = {name: text for name, _, text in SERVE_LIMITS}
-    assert set(flags) == set(numbers)
-    for name, default in numbers.items():
-        assert f"(default {default:.15g})" in flags[name], name
-
-
 async def test_limits_set_on_the_command_line_hold_on_every_worker() -> None:
     async with workers("--max-commands", "2", "--rate", "1000", "--burst", "1000") as running:
         for worker in (0, 1):
@@ -234,3 +225,12 @@ async def test_limits_set_on_the_command_line_hold_on_every_worker() -> None:
             assert (await socket.ok("command", text="look. look"))["text"]
             error = await socket.fail(-32602, "command", text="look. look. look")
             assert "at most 2 commands" in error["message"]
+
+
+async def test_a_cap_on_the_whole_server_is_shared_out_so_the_workers_together_never_pass_it() -> None:
+    async with workers("--max-connections", "2") as running:
+        held = [await running.socket_on(0), await running.socket_on(1)]
+        with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+            await running.http.ws_connect(running.url + "/ws")  # whichever worker takes it is full
+        assert refused.value.status == 503
+        assert all(not socket.ws.closed for socket in held)
