@@ -290,7 +290,7 @@ async def handle(
                 turns = session.instance.turns
                 await held.enter_async_context(turns)
             if size > max_answer:
-                answer = _unmade(member, max_answer)
+                answer = unmade(member, max_answer)
             else:
                 answer = await _one(member, caller, table)
             if answer is not None:
@@ -303,7 +303,7 @@ async def handle(
     return answers[0] if not isinstance(message, list) else b"[" + b",".join(answers) + b"]"
 
 
-def _unmade(member: Any, max_answer: int) -> dict[str, Any] | None:
+def unmade(member: Any, max_answer: int) -> dict[str, Any] | None:
     """The answer to a member a batch's answers left no room for: not made, and -32007 says so."""
     if not isinstance(member, dict) or "id" not in member:
         return None

@@ -39,6 +39,9 @@ class Call(msgspec.Struct, tag="call"):
     token: Annotated[str | None, Meta(description="The bearer token the request carried, if any.")] = None
     author: Annotated[bool, Meta(description="Whether the connection acts as an author.")] = False
     remote: Annotated[str, Meta(description="The caller's address, for limits.")] = ""
+    collect: Annotated[bool, Meta(description="Send a socket's answer back in the Answer (one member of a batch).")] = (
+        False
+    )
 
 
 class Answer(msgspec.Struct, tag="answer"):
@@ -46,7 +49,7 @@ class Answer(msgspec.Struct, tag="answer"):
     among the notifications); for HTTP it is here."""
 
     id: int
-    body: Annotated[bytes | None, Meta(description="The JSON-RPC answer (HTTP only); None: none, or sent.")] = None
+    body: Annotated[bytes | None, Meta(description="The answer (HTTP, or collected); None: none, or sent.")] = None
     bound: Annotated[str | None, Meta(description="The token of the session the socket is bound to now.")] = None
     failed: Annotated[str, Meta(description="Why the call could not be made at all ('' when it was).")] = ""
 

@@ -4,7 +4,8 @@ Ownership is a stable rule on the instance id (`owner_of`): every worker can tel
 which one holds any instance, and a restart with the same number of workers gives each the same share.
 A worker makes new instances (`create`, `fork`) with ids of its own share.
 
-A message goes whole to one worker, picked by its first member that concerns an instance: `join` by the
+A message goes whole to one worker (a batch whose members belong to different workers, member by member),
+picked by its first member that concerns an instance: `join` by the
 instance it names; `resume`, or a call acting for a session, by the session's token (found by asking the
 others, once, and remembered) or by the session the socket is bound to; `create` by turns, so that new
 instances are spread over the workers. The rest (`worlds`, `spins`…) is answered where it arrives;
@@ -99,12 +100,24 @@ class Router:
             message = msgspec.json.decode(raw)
         except (msgspec.DecodeError, RecursionError):
             return False, None  # answered here, with the parse error it deserves
+        if isinstance(message, list) and len(message) > 1 and len(await self._workers_of(message, caller, outbox)) > 1:
+            answer = await self._split(message, caller, outbox)
+            if outbox is not None and answer is not None:
+                outbox.put(answer)
+            return True, answer
         worker = await self._target(message, caller, outbox)
         if worker is None or worker == self.index:
             return False, None
         text = raw.encode() if isinstance(raw, str) else raw
+        return True, await self._send(worker, text, caller, outbox)
+
+    async def _send(
+        self, worker: int, text: bytes, caller: rpc.Caller, outbox: Outbox | None, collect: bool = False
+    ) -> bytes | None:
+        """Forward one message to `worker`; its answer (over HTTP, or `collect`ed), else None: a socket's
+        answer is put in its outbox, in its place among the notifications."""
         socket = self._number(outbox) if outbox is not None else 0
-        call = Call(0, socket, text, token=caller.token, author=caller.author, remote=caller.remote)
+        call = Call(0, socket, text, token=caller.token, author=caller.author, remote=caller.remote, collect=collect)
         try:
             answer = await self.bus.call(worker, call)
         except Unreachable as error:
@@ -112,12 +125,52 @@ class Router:
             answer = Answer(0, failed="the worker holding this instance cannot be reached; try again shortly")
         if answer.failed:
             failed = msgspec.json.encode(rpc.error_response(Code.UNAVAILABLE, answer.failed))
-            if outbox is not None:
+            if outbox is not None and not collect:
                 outbox.put(failed)
-            return True, failed
+            return failed
         if outbox is not None and answer.bound is not None:
             self._bound_elsewhere(outbox, caller, worker, answer.bound)
-        return True, answer.body
+        return answer.body
+
+    async def _workers_of(self, batch: list[Any], caller: rpc.Caller, outbox: Outbox | None) -> set[int]:
+        """The workers a batch's members go to, each taken alone: `join` and `resume` by what they name, other
+        calls for a session by the session the caller has now. More than one, and the batch is answered
+        member by member."""
+        found: set[int | None] = set()
+        for member in batch:
+            method = member.get("method") if isinstance(member, dict) else None
+            spec = BY_NAME.get(method) if isinstance(method, str) else None
+            if method in ("join", "resume"):
+                found.add(await self._target([member], rpc.Caller(caller.host), None))
+            elif spec is not None and spec.session:
+                found.add(await self._target([member], caller, outbox))
+        return {self.index if worker is None else worker for worker in found}
+
+    async def _split(self, batch: list[Any], caller: rpc.Caller, outbox: Outbox | None) -> bytes | None:
+        """A batch whose members belong to different workers, answered member by member where each belongs
+        (its members for one instance may then have another player's commands between them)."""
+        config = self.app[CONFIG]
+        answers: list[bytes] = []
+        size = 0
+        for member in batch:
+            if size > config.max_answer:
+                unmade = rpc.unmade(member, config.max_answer)
+                answer = msgspec.json.encode(unmade) if unmade is not None else None
+            else:
+                if outbox is not None:
+                    caller.session = outbox.session
+                worker = await self._target(member, caller, outbox)
+                text = msgspec.json.encode(member)
+                if worker is None or worker == self.index:
+                    answer = await rpc.handle(text, caller, self.app[METHODS], config.max_batch, config.max_answer)
+                    if outbox is not None and outbox.elsewhere is not None and outbox.session is not None:
+                        self.released(outbox)  # bound here now
+                else:
+                    answer = await self._send(worker, text, caller, outbox, collect=True)
+            if answer is not None:
+                size += len(answer)
+                answers.append(answer)
+        return b"[" + b",".join(answers) + b"]" if answers else None
 
     def _bound_elsewhere(self, outbox: Outbox, caller: rpc.Caller, worker: int, token: str) -> None:
         """The socket is bound now to a session held by `worker`: no longer to one here, or on a third."""
@@ -215,9 +268,11 @@ class Router:
         answer = await rpc.handle(call.text, caller, self.app[METHODS], config.max_batch, config.max_answer)
         if proxy is None:
             return Answer(call.id, body=answer)
+        bound = proxy.session.token if proxy.session is not None else None
+        if call.collect:
+            return Answer(call.id, body=answer, bound=bound)
         if answer is not None:
             peer.notice(call.socket, answer)  # in its place among the notifications
-        bound = proxy.session.token if proxy.session is not None else None
         return Answer(call.id, bound=bound)
 
     def release(self, peer: Peer, socket: int) -> None:

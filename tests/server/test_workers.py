@@ -149,6 +149,28 @@ async def test_commands_from_two_workers_to_one_instance_stay_in_order(two: Work
     assert heard_by_robber == told, "and the robber each smile"
 
 
+async def test_a_batch_for_sessions_on_both_workers_is_answered_where_each_belongs(two: Workers) -> None:
+    first, second = await two.server.create("lost_one", seed=1), await two.server.create("lost_one", seed=2)
+    assert {owner_of(first, 2), owner_of(second, 2)} == {0, 1}
+    one, other = await two.socket_on(0), await two.socket_on(1)
+    kept = (await one.ok("join", instance=first))["token"], (await other.ok("join", instance=second))["token"]
+    await one.ok("command", text="look")
+    await one.ws.close()
+    await other.ws.close()
+    both = await two.socket_on(0)
+    members = []
+    for index, token in enumerate(kept):
+        members += [
+            {"jsonrpc": "2.0", "id": 2 * index, "method": "resume", "params": {"token": token}},
+            {"jsonrpc": "2.0", "id": 2 * index + 1, "method": "state", "params": {}},
+        ]
+    answers = {answer["id"]: answer["result"] for answer in await both.batch(members)}
+    assert (answers[1]["instance"], answers[1]["turn"]) == (first, 1)
+    assert (answers[3]["instance"], answers[3]["turn"]) == (second, 0)
+    assert (await both.ok("command", text="look"))["turn"] == 1, "the socket plays the session resumed last"
+    assert (await both.ok("state"))["instance"] == second
+
+
 # -- a game across a restart ------------------------------------------------------------------------------
 
 
