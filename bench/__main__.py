@@ -15,7 +15,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from bench import bots, dispatch, engine, persistence, play, server, telling
+from bench import bots, dispatch, engine, persistence, play, server, telling, workers
 from bench.measure import Benchmark, Result, Settings, duration
 
 MODULES = {
@@ -26,6 +26,7 @@ MODULES = {
     "engine": engine.BENCHMARKS,
     "dispatch": dispatch.BENCHMARKS,
     "bots": bots.BENCHMARKS,
+    "workers": workers.BENCHMARKS,
 }
 
 

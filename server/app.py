@@ -11,7 +11,7 @@ import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import msgspec
 from aiohttp import WebSocketError, WSCloseCode, WSMsgType, web
@@ -116,6 +116,9 @@ class Config:
     token_failure_every: float = 6.0
     clock: Callable[[], float] = time.monotonic
     """The host's clock: rate limits, lockouts, presence, session expiry and idle instances; tests step their own."""
+    store_locks: tuple[int, int] | None = None
+    """The data directory's locks, when this server is one worker of several: taken by the process that
+    started the workers and inherited (see `Store.locks_for_workers`)."""
 
     def __post_init__(self) -> None:
         if self.author_token is not None and len(self.author_token) < MIN_AUTHOR_TOKEN:
@@ -125,12 +128,32 @@ class Config:
             )
 
 
+class Elsewhere(Protocol):
+    """Where messages go when this server is one of several workers, each holding some of the instances
+    (server/cluster/router.py): a message for an instance held by another worker is sent there."""
+
+    async def forward(self, raw: bytes | str, caller: rpc.Caller, outbox: Outbox | None) -> tuple[bool, bytes | None]:
+        """(whether it was sent to another worker, the answer to give over HTTP); a socket's answers and
+        notifications from there are put in its outbox, in order."""
+        ...
+
+    async def knows(self, token: str) -> bool:
+        """Whether some worker has a session of this token."""
+        ...
+
+    def released(self, outbox: Outbox) -> None:
+        """A socket closed, or was bound here since: the session on another worker it was bound to no longer
+        hears through it."""
+        ...
+
+
 CONFIG = web.AppKey("config", Config)
 HOST = web.AppKey("host", Host)
 METHODS = web.AppKey("methods", dict)
 SOCKETS = web.AppKey("sockets", set[web.WebSocketResponse])
 BY_ADDRESS = web.AppKey("sockets by address", dict[str, int])
 GUARD = web.AppKey("guard", Guard)
+ELSEWHERE = web.AppKey("elsewhere", Elsewhere)
 
 
 def create_app(config: Config | None = None) -> web.Application:
@@ -171,7 +194,7 @@ def create_app(config: Config | None = None) -> web.Application:
     # cancels them, so sockets closed only at cleanup would be dropped late and without a word.
     app.on_shutdown.append(_close_sockets_on_shutdown)
     if config.data is not None or config.store:
-        app.cleanup_ctx.append(_kept_in(config.store, config.data))
+        app.cleanup_ctx.append(_kept_in(config.store, config.data, config.store_locks))
     app.cleanup_ctx.append(_sweeping(config))  # after the store opens, and stopped before it closes
     return app
 
@@ -196,9 +219,13 @@ async def _timed(request: web.Request, handler: Callable[[web.Request], Awaitabl
 
 
 @contextlib.asynccontextmanager
-async def listen(app: web.Application, host: str, port: int, **runner: Any) -> AsyncIterator[str]:
+async def listen(
+    app: web.Application, host: str, port: int, *, reuse_port: bool = False, **runner: Any
+) -> AsyncIterator[str]:
     """Serve `app` on host:port (0: any free port) through its connection guard until the block ends; yields
-    the URL. The open-file limit is raised first, and the connection caps lowered to fit what it allows."""
+    the URL. The open-file limit is raised first, and the connection caps lowered to fit what it allows.
+    `reuse_port`: other processes (the other workers) listen on the same port, and the kernel shares out
+    the connections among them."""
     config, guard = app[CONFIG], app[GUARD]
     limit = raise_descriptor_limit()
     room = max(16, limit - RESERVED_DESCRIPTORS)
@@ -213,7 +240,7 @@ async def listen(app: web.Application, host: str, port: int, **runner: Any) -> A
     running = web.AppRunner(app, access_log=None, **runner)
     await running.setup()
     try:
-        site = GuardedSite(running, host, port, guard)
+        site = GuardedSite(running, host, port, guard, reuse_port=reuse_port or None)
         await site.start()
         bound = running.addresses[0][1]
         yield f"http://{f'[{host}]' if ':' in host else host}:{bound}"
@@ -272,13 +299,15 @@ def _sweeping(config: Config) -> Callable[[web.Application], AsyncIterator[None]
     return expiring
 
 
-def _kept_in(url: str | None, directory: Path | None) -> Callable[[web.Application], AsyncIterator[None]]:
+def _kept_in(
+    url: str | None, directory: Path | None, locks: tuple[int, int] | None
+) -> Callable[[web.Application], AsyncIterator[None]]:
     """Open the store before serving and bring every instance back; close it after the last request."""
 
     async def keeping(app: web.Application) -> AsyncIterator[None]:
         host = app[HOST]
         started = time.perf_counter()
-        store = await open_store(url, directory)
+        store = await open_store(url, directory, locks=locks)
         keeper = Keeper(store)
         host.keeper = keeper
         await host.reload()
@@ -425,7 +454,7 @@ def _is_author(request: web.Request, token: str | None) -> bool:
     return False
 
 
-def _locked_out(request: web.Request, token: str | None, address: str) -> float:
+async def _locked_out(request: web.Request, token: str | None, address: str) -> float:
     """Seconds this address must wait before showing a token again (0: it may now); a token that names no
     author and no session is counted as a wrong guess."""
     host = request.app[HOST]
@@ -435,7 +464,9 @@ def _locked_out(request: web.Request, token: str | None, address: str) -> float:
     if wait:
         return wait
     if not host.is_author_token(token) and not host.knows_token(token):
-        host.lockout.failed(address)
+        elsewhere = request.app.get(ELSEWHERE)
+        if elsewhere is None or not await elsewhere.knows(token):
+            host.lockout.failed(address)
     return 0.0
 
 
@@ -470,10 +501,13 @@ async def rpc_over_http(request: web.Request) -> web.Response:
         return web.Response(body=msgspec.json.encode(too_large), content_type="application/json")
     token = _bearer(request)
     address = caller_address(request)
-    if wait := _locked_out(request, token, address):
+    if wait := await _locked_out(request, token, address):
         return web.Response(body=_locked_answer(wait), content_type="application/json")
     caller = rpc.Caller(request.app[HOST], token=token, author=_is_author(request, token), remote=address)
-    answer = await rpc.handle(body, caller, request.app[METHODS], config.max_batch, config.max_answer)
+    elsewhere = request.app.get(ELSEWHERE)
+    forwarded, answer = await elsewhere.forward(body, caller, None) if elsewhere else (False, None)
+    if not forwarded:
+        answer = await rpc.handle(body, caller, request.app[METHODS], config.max_batch, config.max_answer)
     if answer is None:
         return web.Response(status=204)
     return web.Response(body=answer, content_type="application/json")
@@ -505,6 +539,8 @@ class Outbox:
         self.session: Session | None = None
         self.dropping: asyncio.Task[None] | None = None
         """The closing of a socket that fell behind: once begun, nothing more is queued (or logged)."""
+        self.elsewhere: tuple[int, str] | None = None
+        """(worker, token) of the session it is bound to on another worker, if it is (see Elsewhere)."""
 
     async def _send(self) -> None:
         while (message := await self.queue.get()) is not None:
@@ -554,7 +590,7 @@ async def rpc_over_websocket(request: web.Request) -> web.StreamResponse:
         raise web.HTTPForbidden(text=why)
     token = _bearer(request)
     address = caller_address(request)
-    if wait := _locked_out(request, token, address):
+    if wait := await _locked_out(request, token, address):
         raise web.HTTPTooManyRequests(
             text=f"too many wrong tokens from this address: try again in {wait:.0f} s",
             headers={"Retry-After": str(max(1, round(wait)))},
@@ -580,12 +616,13 @@ async def rpc_over_websocket(request: web.Request) -> web.StreamResponse:
             try:
                 # A socket bound to a session may be quiet as long as its player thinks; one bound to none
                 # is only holding a place.
-                frame = await socket.receive(timeout=None if outbox.session is not None else config.socket_idle)
+                bound = outbox.session is not None or outbox.elsewhere is not None
+                frame = await socket.receive(timeout=None if bound else config.socket_idle)
             except TimeoutError:
                 await socket.close(code=WSCloseCode.POLICY_VIOLATION, message=b"idle: no session, no message")
                 break
             if frame.type == WSMsgType.TEXT:
-                await _answer(frame.data, caller, methods, outbox, config)
+                await _answer(frame.data, caller, methods, outbox, config, request.app.get(ELSEWHERE))
             elif frame.type == WSMsgType.BINARY:
                 outbox.put(msgspec.json.encode(rpc.error_response(Code.PARSE_ERROR, "send JSON-RPC as text frames")))
             elif frame.type in (WSMsgType.ERROR, WSMsgType.CLOSE, WSMsgType.CLOSING, WSMsgType.CLOSED):
@@ -597,6 +634,8 @@ async def rpc_over_websocket(request: web.Request) -> web.StreamResponse:
             by_address[address] = left
         else:
             by_address.pop(address, None)
+        if (elsewhere := request.app.get(ELSEWHERE)) is not None:
+            elsewhere.released(outbox)
         await outbox.close()
     return socket
 
@@ -678,12 +717,18 @@ def _binder(outbox: Outbox) -> Callable[[Session, Sequence[Message]], None]:
     return bind
 
 
-async def _answer(text: str, caller: rpc.Caller, methods: dict[str, Any], outbox: Outbox, config: Config) -> None:
+async def _answer(
+    text: str, caller: rpc.Caller, methods: dict[str, Any], outbox: Outbox, config: Config, elsewhere: Elsewhere | None
+) -> None:
     limit = config.max_message
     if len(text.encode()) > limit:
         outbox.put(msgspec.json.encode(rpc.error_response(Code.TOO_LARGE, f"a message may be at most {limit} bytes")))
         return
     caller.session = outbox.session
+    if elsewhere is not None and (await elsewhere.forward(text, caller, outbox))[0]:
+        return
     answer = await rpc.handle(text, caller, methods, config.max_batch, config.max_answer)
     if answer is not None:
         outbox.put(answer)
+    if elsewhere is not None and outbox.elsewhere is not None and outbox.session is not None:
+        elsewhere.released(outbox)  # bound here now (a join), no longer to the session elsewhere

@@ -17,6 +17,7 @@ nobody took its actor meanwhile (else -32004). Long after, with still no connect
 
 from __future__ import annotations
 
+import asyncio
 import bisect
 import logging
 import secrets
@@ -91,6 +92,9 @@ class Host:
         self.sessions: dict[str, Session] = {}
         self._callers: dict[str, Bucket] = {}
         self.author_token = author_token or secrets.token_urlsafe(24)
+        self.owns: Callable[[str], bool] = lambda instance_id: True
+        """Whether an instance id is this host's to hold: with several workers, each holds its share
+        (server/cluster/router.py); the ids it makes, and the instances it restores, are its own."""
 
     def is_author_token(self, token: str | None) -> bool:
         """Whether `token` is the author token (compared in constant time: its length and bytes leak nothing)."""
@@ -147,7 +151,7 @@ class Host:
         """A new instance. The limits (in all, and per address for all but authors) are checked and its place
         taken before anything is awaited, so creates at once cannot pass them."""
         taken = {**self.instances, **self._making, **self.stale}  # stale ids too
-        instance_id = _new_id(taken)
+        instance_id = _new_id(taken, self.owns)
         self._check_room(author, caller)
         self._making[instance_id] = caller
         try:
@@ -347,7 +351,7 @@ class Host:
         """Bring back what the keeper holds (or, `only`, that one instance and its sessions): each instance it
         could resume is loaded again, the others are out of service (and say why); each stored session is
         seated in its instance again, or parked until that is loaded. A damaged store raises StoreError."""
-        reloaded = await self.keeper.restore(only)
+        reloaded = await self.keeper.restore(only, self.owns)
         for stale in reloaded.stale:
             self.stale[stale.id] = stale
         for stored, story in reloaded.stories:
@@ -496,7 +500,7 @@ class Host:
         alone (the copy's other actors keep to their scripts). The original is left as it was. Held to the
         same limits as `create`, checked, and its place taken, before anything is awaited."""
         taken = {**self.instances, **self._making, **self.stale}
-        instance_id = _new_id(taken)
+        instance_id = _new_id(taken, self.owns)
         self._check_room(session.author, caller)
         self._making[instance_id] = caller
         try:
@@ -719,7 +723,17 @@ class Host:
             commands: list[str] = []
             if not story.ended:
                 with engine_errors():
-                    commands = story.possible_commands(session.actor)
+                    steps = story.trying_commands(session.actor)
+                # Tried in pieces, the loop given back between them: other instances' players are answered
+                # meanwhile, while the lock keeps this story still.
+                while True:
+                    with engine_errors():
+                        try:
+                            next(steps)
+                        except StopIteration as done:
+                            commands = done.value
+                            break
+                    await asyncio.sleep(0)
         return m.ActionsResult(commands=commands)
 
     async def state(self, session: Session) -> m.StateResult:
@@ -865,8 +879,8 @@ def _where(story: Story) -> tuple[int, int]:
     return story.turn, len(story.log)
 
 
-def _new_id(taken: dict[str, Any]) -> str:
+def _new_id(taken: dict[str, Any], owns: Callable[[str], bool]) -> str:
     while True:
         candidate = secrets.token_hex(4)
-        if candidate not in taken:
+        if candidate not in taken and owns(candidate):
             return candidate

@@ -32,6 +32,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -96,6 +97,11 @@ class Restored:
     replayed: int
 
 
+def everything(instance: str) -> bool:
+    """Every instance is this process's (one process, not one worker of several)."""
+    return True
+
+
 class Keeps(Protocol):
     """What a host asks of its keeper: each change written before it is answered, and what was kept read back."""
 
@@ -105,7 +111,7 @@ class Keeps(Protocol):
 
     async def changed(self, instance: Instance, gone: tuple[str, ...] = ()) -> None: ...
 
-    async def restore(self, only: str | None = None) -> Reloaded: ...
+    async def restore(self, only: str | None = None, owns: Callable[[str], bool] = everything) -> Reloaded: ...
 
     async def writable(self, probe: str) -> bool: ...
 
@@ -122,7 +128,7 @@ class Forgetful:
     async def changed(self, instance: Instance, gone: tuple[str, ...] = ()) -> None:
         pass
 
-    async def restore(self, only: str | None = None) -> Reloaded:
+    async def restore(self, only: str | None = None, owns: Callable[[str], bool] = everything) -> Reloaded:
         return Reloaded()
 
     async def writable(self, probe: str) -> bool:
@@ -231,16 +237,17 @@ class Keeper:
 
     # -- bringing back ----------------------------------------------------------------------------------
 
-    async def restore(self, only: str | None = None) -> Reloaded:
-        """Read back every stored instance and session (or, `only`, that one instance and its sessions): each
-        story resumed, or why it could not be. A damaged store raises StoreError."""
+    async def restore(self, only: str | None = None, owns: Callable[[str], bool] = everything) -> Reloaded:
+        """Read back every stored instance and session (or, `only`, that one instance and its sessions) that
+        this process `owns`: each story resumed, or why it could not be. A damaged store raises StoreError."""
         definitions: dict[tuple[str, str], WorldDefinition] = {}
         reloaded = Reloaded()
         with collector_paused():
             for stored in await self.store.instances():
-                if only is None or stored.id == only:
+                if (only is None or stored.id == only) and owns(stored.id):
                     await self._bring_back(stored, definitions, reloaded)
-            reloaded.sessions.extend(await self.store.sessions(only))
+            # With several workers on one store, each brings back only its own share (Host.owns).
+            reloaded.sessions.extend(s for s in await self.store.sessions(only) if owns(s.instance))
         return reloaded
 
     async def _bring_back(

@@ -78,7 +78,7 @@ ANSWER_CHUNK = 64 * 1024
 """Bytes of answer charged as one request more: a batch of large answers costs what it sends."""
 
 
-def _method(name: str, run: Handler) -> Callable[..., Awaitable[Result]]:
+def method(name: str, run: Handler) -> Callable[..., Awaitable[Result]]:
     """Wrap a host call as a jsonrpcserver method: decode params, find the session, encode the result."""
     spec = BY_NAME[name]
 
@@ -266,7 +266,7 @@ def methods() -> dict[str, Callable[..., Awaitable[Result]]]:
         "vocabulary": lambda c, sp: c.host.vocabulary(sp[0]),
         "realize": lambda c, sp: c.host.realize(sp[0], sp[1]),
     }
-    wrapped = {name: _method(name, run) for name, run in table.items()}
+    wrapped = {name: method(name, run) for name, run in table.items()}
     wrapped["rpc.discover"] = _discover_method
     return wrapped
 
@@ -325,7 +325,7 @@ async def handle(
                 turns = session.instance.turns
                 await held.enter_async_context(turns)
             if size > max_answer:
-                answer = _unmade(member, max_answer)
+                answer = unmade(member, max_answer)
             else:
                 answer = await _one(member, caller, table)
             if answer is not None:
@@ -338,7 +338,7 @@ async def handle(
     return answers[0] if not isinstance(message, list) else b"[" + b",".join(answers) + b"]"
 
 
-def _unmade(member: Any, max_answer: int) -> dict[str, Any] | None:
+def unmade(member: Any, max_answer: int) -> dict[str, Any] | None:
     """The answer to a member a batch's answers left no room for: not made, and -32007 says so."""
     if not isinstance(member, dict) or "id" not in member:
         return None

@@ -111,13 +111,15 @@ MIGRATIONS: dict[int, tuple[str, ...]] = {
 class SqliteFile:
     """One SQLite file in the data directory. Every method is one transaction, committed before it returns."""
 
-    def __init__(self, directory: Path) -> None:
+    def __init__(self, directory: Path, locks: tuple[int, int] | None = None) -> None:
+        """`locks`: the two locks below, taken already by the server this process is a worker of (see
+        `locks_for_workers`) and inherited: the workers of one server share one store."""
         self.path = directory / "curveship.sqlite"
         self._held: int | None = None
         try:
             directory.mkdir(mode=0o700, parents=True, exist_ok=True)
             _private(directory, 0o700)
-            self._lock: int | None = _locked(directory / "curveship.lock", self.path)
+            self._lock: int | None = locks[0] if locks else _locked(directory / "curveship.lock", self.path)
         except OSError as error:
             raise StoreError(f"{self.path}: cannot be opened ({error.strerror or error})") from None
         try:
@@ -130,7 +132,7 @@ class SqliteFile:
             if not self.path.exists():
                 self._create()
             # The database itself is locked too: with the lock file deleted, a second server is still refused.
-            self._held = _locked(self.path, self.path)
+            self._held = locks[1] if locks else _locked(self.path, self.path)
             for private in (self.path, *(self.path.with_name(self.path.name + end) for end in ("-wal", "-shm"))):
                 if private.exists():
                     _private(private, 0o600)  # every session token is in here, authors' too
@@ -152,6 +154,16 @@ class SqliteFile:
             if isinstance(error, OSError):
                 raise StoreError(f"{self.path}: cannot be opened ({error.strerror or error})") from None
             raise
+
+    @classmethod
+    def locks_for_workers(cls, directory: Path) -> tuple[int, int]:
+        """Open the store in `directory` (made, checked and brought up to date as any server does) and keep
+        only its two locks, for worker processes to inherit: a lock held through an inherited descriptor is
+        the same lock, so a second server stays refused for as long as any worker of this one lives."""
+        store = cls(directory)
+        store.db.close()
+        assert store._lock is not None and store._held is not None
+        return store._lock, store._held
 
     @classmethod
     def reader(cls, directory: Path) -> SqliteFile:

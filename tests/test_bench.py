@@ -154,6 +154,8 @@ def test_names_pick_modules_or_single_benchmarks():
         "bots.load",
         "bots.env",
         "bots.fork",
+        "workers.capacity",
+        "workers.stall",
     ]
     assert list(cli.chosen(["telling"])) == ["telling.scaling", "telling.robbery"]
     assert list(cli.chosen(["robbery"])) == ["telling.robbery"]
@@ -283,3 +285,17 @@ def test_bots_benchmarks_load_step_and_fork():
     assert [r["turns"] for r in forked["turns"]] == [1, 2, 20] and all(
         _positive(r["median_s"]) for r in forked["turns"]
     )
+
+
+def test_workers_benchmarks_load_one_and_two_workers_and_time_an_innocent_player():
+    from bench import workers
+
+    tiny = Settings(players=4, instances=2, seconds=1.0)
+    capacity = workers.capacity(tiny)
+    assert [row["workers"] for row in capacity["rows"]] == [1, 2]
+    assert all(row["report"]["commands"] > 0 and not row["report"]["errors"] for row in capacity["rows"])
+    assert "2 workers / 1" in workers.report_capacity(capacity)
+    stalled = workers.stall(tiny)
+    for run in stalled["runs"].values():
+        assert run["alone"]["count"] > 0 and run["beside"]["count"] > 0 and run["actions"]["count"] > 0
+    assert "beside actions" in workers.report_stall(stalled)

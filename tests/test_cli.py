@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import subprocess
 import sys
 from pathlib import Path
+
+from clients.cli.arguments import SERVE_LIMITS
+from server.app import Config
 
 ROOT = Path(__file__).resolve().parent.parent
 CURVESHIP = [sys.executable, "-m", "clients.cli.main"]
@@ -170,3 +174,18 @@ def test_an_auto_file_that_is_not_utf8_is_a_one_line_error(tmp_path):
     done = run_bytes("play", "cloak", "--auto", str(walk), stdin=b"")
     assert done.returncode != 0
     assert done.stderr.decode().strip() == f"curveship: cannot read {walk}: line 2 is not UTF-8 text (byte 0xc3)"
+
+
+def test_every_number_among_the_servers_settings_is_a_flag_of_serve_with_its_default_said() -> None:
+    numbers = {f.name: f.default for f in dataclasses.fields(Config) if f.type in ("int", "float")}
+    flags = {name: text for name, _, text in SERVE_LIMITS}
+    assert set(flags) == set(numbers)
+    for name, default in numbers.items():
+        assert f"(default {default:.15g})" in flags[name], name
+
+
+def test_serve_help_lists_workers_and_every_limit() -> None:
+    shown = curveship("serve", "--help").stdout
+    assert "--workers N" in shown
+    for name, _, _ in SERVE_LIMITS:
+        assert f"--{name.replace('_', '-')}" in shown

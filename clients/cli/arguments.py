@@ -8,6 +8,33 @@ import os
 from spins import names as spin_names
 from worlds import names as world_names
 
+SERVE_LIMITS: tuple[tuple[str, type, str], ...] = (
+    ("rate", float, "requests a second one session may make on average (default 20); each command of a line counts"),
+    ("burst", float, "requests one session may make at once before the rate applies (default 60)"),
+    ("max_commands", int, "the most commands one command line may hold (default 16)"),
+    ("max_message", int, "the largest JSON-RPC message taken, in bytes (default 65536)"),
+    ("max_batch", int, "the most requests one batch may hold (default 100)"),
+    ("max_answer", int, "bytes of answers one message may get (default 1048576)"),
+    ("max_connections", int, "WebSockets open at once (default 1000)"),
+    ("sockets_per_address", int, "WebSockets open at once from one address (default 100)"),
+    ("socket_idle", float, "seconds a WebSocket bound to no session may stay silent (default 300)"),
+    ("connections_per_address", int, "TCP connections open at once from one address (default 128)"),
+    ("max_tcp", int, "TCP connections open at once in all (default 4096)"),
+    ("header_timeout", float, "seconds a new connection has to send its request head (default 10)"),
+    ("idle_timeout", float, "seconds a kept-alive connection may wait between requests (default 60)"),
+    ("outbox", int, "messages queued for one socket before a client that lags is disconnected (default 256)"),
+    ("max_instances", int, "the most instances the server holds (default 1000)"),
+    ("instances_per_address", int, "the most live instances one address may have made (default 20)"),
+    ("instance_idle", float, "seconds an instance nobody plays may go unchanged before it is retired (default 604800)"),
+    ("max_saves", int, "the most saves one instance keeps (default 20)"),
+    ("detach_after", float, "seconds a session may go with no connection before it is detached (default 120)"),
+    ("resume_buffer", int, "messages kept for each session, sent again when it resumes after a drop (default 100)"),
+    ("session_idle", float, "seconds a session with no socket may go unasked before it expires (default 86400)"),
+    ("token_failures", int, "wrong tokens one address may show before it is locked out (default 20)"),
+    ("token_failure_every", float, "seconds after which one more wrong token is forgiven (default 6)"),
+)
+"""`serve`'s limits, each a setting of the server's (server/app.py Config) by the same name; docs/deploying.md."""
+
 
 def parser() -> argparse.ArgumentParser:
     """The parser; each command's `command` default names it (main imports only the one that runs)."""
@@ -100,6 +127,18 @@ def parser() -> argparse.ArgumentParser:
         help="a reverse proxy's address whose X-Forwarded-For/-Proto/-Host are believed (repeatable; off by "
         "default): limits then count the forwarded address; see docs/security.md",
     )
+    serve.add_argument(
+        "--workers",
+        type=int,
+        metavar="N",
+        help="processes serving at once on the port, each holding a share of the instances; a call for one held "
+        "by another is forwarded to it (default: one per core; 1: a single process); see docs/deploying.md",
+    )
+    limits = serve.add_argument_group(
+        "limits", "what the server allows; with several workers, caps on the whole are shared out among them"
+    )
+    for flag, kind, text in SERVE_LIMITS:
+        limits.add_argument(f"--{flag.replace('_', '-')}", dest=flag, type=kind, metavar="N", help=text)
     serve.set_defaults(command="serve")
 
     load = commands.add_parser(

@@ -13,6 +13,7 @@ each actor taken up or let go by a player — is logged, so a story can be rebui
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Generator
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -26,7 +27,7 @@ from server.engine.errors import EngineError, StoryEnded, UnknownName
 from server.engine.narrator import Discourse, Telling, Trace, tell
 from server.engine.parser.grammar import GRAMMAR
 from server.engine.parser.recognize import Clarify, Memory, NotUnderstood, Recognizer
-from server.engine.parser.suggest import possible_commands
+from server.engine.parser.suggest import possible_commands, trying
 from server.engine.simulate import Simulation
 from server.engine.trees import Node, concept_tree, world_tree
 from server.engine.world.definition import WorldDefinition
@@ -274,6 +275,12 @@ class Story:
         self.check_actor(actor)
         simulation = self.simulation
         return possible_commands(self.recognizer, actor, simulation.sight, self.definition.refusals, simulation.hooked)
+
+    def trying_commands(self, actor: str) -> Generator[None, None, list[str]]:
+        """`possible_commands` in pieces, pausing between them (see parser/suggest.py `trying`)."""
+        self.check_actor(actor)
+        simulation = self.simulation
+        return trying(self.recognizer, actor, simulation.sight, self.definition.refusals, simulation.hooked)
 
     # -- as plain data (snapshots) ------------------------------------------------------------------
 

@@ -131,9 +131,12 @@ class Store(Protocol):
         ...
 
 
-async def open_store(url: str | None, data: Path | None, *, node: str | None = None) -> Store:
+async def open_store(
+    url: str | None, data: Path | None, *, node: str | None = None, locks: tuple[int, int] | None = None
+) -> Store:
     """The store `url` names: a `postgresql://` URL (or `postgres://`), or None for the SQLite file in the data
-    directory `data`. A URL of another kind, or neither, is a StoreError saying what is taken."""
+    directory `data` (`locks`: its locks, inherited by a worker, see SqliteFile.locks_for_workers). A URL of another
+    kind, or neither, is a StoreError saying what is taken."""
     if url:
         if url.startswith(("postgresql://", "postgres://")):
             from server.stores.postgres import PostgresStore
@@ -144,4 +147,4 @@ async def open_store(url: str | None, data: Path | None, *, node: str | None = N
         raise StoreError("no store: give a data directory (--data) or a PostgreSQL URL (--store postgresql://…)")
     from server.stores.sqlite import SqliteStore
 
-    return SqliteStore(data, node=node)
+    return SqliteStore(data, node=node, locks=locks)

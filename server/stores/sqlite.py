@@ -42,8 +42,8 @@ class _Job(Generic[T]):
 class SqliteStore:
     """One SQLite file in the data directory, one server at a time (a lock file); see the module's docstring."""
 
-    def __init__(self, directory: Path, *, node: str | None = None) -> None:
-        self.file = SqliteFile(directory)
+    def __init__(self, directory: Path, *, node: str | None = None, locks: tuple[int, int] | None = None) -> None:
+        self.file = SqliteFile(directory, locks)
         self.where = str(self.file.path)
         self.node = node or node_name()
         self.commits = 0

@@ -5,14 +5,17 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import os
 import secrets
 import signal
 import sys
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 from server.app import Config, freeze_heap
+from server.cluster.workers import Workers, default_workers, serving
 from server.stores import StoreError
 from server.stores.records import redacted
 from server.tools.hosting import hosted
@@ -70,15 +73,28 @@ async def _serve(args: argparse.Namespace) -> int:
     except ValueError as error:
         print(f"curveship: $CURVESHIP_AUTHOR_TOKEN: {error}", file=sys.stderr)
         return 1
+    # Every number among the settings is a limit `serve` takes on its command line, by the same name.
+    limits = {f.name: getattr(args, f.name, None) for f in dataclasses.fields(Config) if f.type in ("int", "float")}
+    wrong = [name for name, value in limits.items() if isinstance(value, int | float) and not value > 0]
+    if wrong:
+        print(f"curveship: --{wrong[0].replace('_', '-')} must be more than 0", file=sys.stderr)
+        return 1
+    config = dataclasses.replace(config, **{name: value for name, value in limits.items() if value is not None})
+    workers = args.workers if getattr(args, "workers", None) is not None else default_workers()
+    if workers < 1:
+        print("curveship: --workers must be at least 1", file=sys.stderr)
+        return 1
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGINT, signal.SIGTERM):
         with contextlib.suppress(NotImplementedError):  # not on Windows: Ctrl-C still ends asyncio.run there
             loop.add_signal_handler(signum, stop.set)
+    failed = None
     try:
-        async with hosted(config, args.host, args.port) as url:
-            freeze_heap()  # started: what is there now stays as long as the server
+        async with _serving(config, args.host, args.port, workers, stop) as (url, running):
             print(f"listening on {url} (JSON-RPC: POST {url}/rpc, WebSocket {url}/ws)")
+            if running is not None:
+                print(f"{workers} worker processes share the port, each holding a share of the instances")
             print(f"to play in a browser, open {url}/")
             print(f"author token: {token}")
             if data is not None and "CURVESHIP_AUTHOR_TOKEN" not in os.environ:
@@ -93,6 +109,7 @@ async def _serve(args: argparse.Namespace) -> int:
                 print(f"instances are kept in {data}")
             print("Ctrl-C stops the server.", flush=True)
             await stop.wait()
+            failed = running.failed if running is not None else None
             print("stopping…", flush=True)
     except StoreError as error:
         print(f"curveship: {error}", file=sys.stderr)
@@ -100,5 +117,22 @@ async def _serve(args: argparse.Namespace) -> int:
     except OSError as error:
         print(f"curveship: cannot listen on {args.host}:{args.port}: {error.strerror or error}", file=sys.stderr)
         return 1
+    if failed:
+        print(f"curveship: {failed}", file=sys.stderr)
+        return 1
     print("stopped", flush=True)
     return 0
+
+
+@contextlib.asynccontextmanager
+async def _serving(
+    config: Config, host: str, port: int, workers: int, stop: asyncio.Event
+) -> AsyncIterator[tuple[str, Workers | None]]:
+    """One process (today's server), or `workers` of them sharing the port (server/cluster/workers.py)."""
+    if workers == 1:
+        async with hosted(config, host, port) as url:
+            freeze_heap()  # started: what is there now stays as long as the server
+            yield url, None
+        return
+    async with serving(config, host, port, workers, stop) as (url, running):
+        yield url, running

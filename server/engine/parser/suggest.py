@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 
 from server.engine.actions.action import Action
 from server.engine.actions.preconditions import Refusal, failure, prevention, refusal
@@ -17,6 +17,11 @@ ONE_WAY = {code: word for word, code in DIRECTIONS.items() if len(word) > 2 or w
 """Each direction by its full word, as a command reads best: "north", not "n"."""
 
 
+CHUNK = 8
+"""Commands tried between two pauses of `trying` (about 3 ms of work in Lost One): a caller on an event loop
+gives the loop back at each, so one `actions` call holds up nobody else's players for longer than that."""
+
+
 def possible_commands(
     recognizer: Recognizer,
     actor: str,
@@ -27,13 +32,34 @@ def possible_commands(
     """Every command in the grammar's first word order, with the names of what the actor perceives, that is
     understood and whose every action would pass its refusals, preconditions and prevention — tried, not
     done: nothing in the world changes. Two-object commands pair things the actor holds with things near."""
+    steps = trying(recognizer, actor, sight, refusals, hooked)
+    while True:
+        try:
+            next(steps)
+        except StopIteration as done:
+            return done.value  # type: ignore[no-any-return]
+
+
+def trying(
+    recognizer: Recognizer,
+    actor: str,
+    sight: Perception,
+    refusals: tuple[Refusal, ...],
+    hooked: list[str],
+) -> Generator[None, None, list[str]]:
+    """`possible_commands` in pieces: pauses (yields) after every CHUNK commands tried and returns the list.
+    The world must not change between pieces (the caller holds the story still)."""
     found: list[str] = []
     seen: set[str] = set()
     rng = random.Random(0)
+    tried = 0
     for text in _candidates(recognizer, actor, sight):
         if text in seen:
             continue
         seen.add(text)
+        tried += 1
+        if tried % CHUNK == 0:
+            yield
         parsed = recognizer.recognize(text, actor, sight, Memory(), rng)
         if (
             isinstance(parsed, Understood)

@@ -1,0 +1,343 @@
+"""One worker of several: which worker holds an instance, where each message goes, and serving others' calls.
+
+Ownership is a stable rule on the instance id (`owner_of`): every worker can tell, with nothing to look up,
+which one holds any instance, and a restart with the same number of workers gives each the same share.
+A worker makes new instances (`create`, `fork`) with ids of its own share.
+
+A message goes whole to one worker (a batch whose members belong to different workers, member by member),
+picked by its first member that concerns an instance: `join` by the
+instance it names; `resume`, or a call acting for a session, by the session's token (found by asking the
+others, once, and remembered) or by the session the socket is bound to; `create` by turns, so that new
+instances are spread over the workers. The rest (`worlds`, `spins`…) is answered where it arrives;
+`instances` gathers a page from every worker. The owner answers it as if the
+socket were its own (a stand-in, `_Proxy`, is bound to the session), and the socket's answers and
+notifications come back over one stream, in the order the owner made them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+from collections.abc import AsyncIterator, Sequence
+from typing import Any
+
+import msgspec
+from aiohttp import web
+
+from protocol import messages as m
+from protocol.errors import Code
+from protocol.methods import BY_NAME
+from server import rpc
+from server.app import CONFIG, ELSEWHERE, HOST, METHODS, Outbox
+from server.cluster.bus import Answer, Bus, Call, Peer, Unreachable
+from server.seats import Session
+from server.sequence import Message
+
+log = logging.getLogger(__name__)
+
+WORKER_HEADER = "X-Curveship-Worker"
+"""Every response says which worker made it (its index), so a client or a test can tell where it landed."""
+
+REMEMBERED_TOKENS = 100_000
+"""Tokens whose worker is remembered; past this many the memory starts afresh (they are asked for again)."""
+
+
+def owner_of(instance_id: str, workers: int) -> int:
+    """The worker (0 … workers-1) that holds an instance: a hash of its id, the same in every process."""
+    digest = hashlib.blake2b(instance_id.encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big") % workers
+
+
+class _Proxy:
+    """The owner's stand-in for one socket on another worker: bound to a session here, it sends what the
+    session hears back to that socket."""
+
+    def __init__(self, peer: Peer, socket: int) -> None:
+        self.peer = peer
+        self.socket = socket
+        self.session: Session | None = None
+
+    def notify(self, method: str, params: m.Result) -> None:
+        self.peer.notice(self.socket, msgspec.json.encode({"jsonrpc": "2.0", "method": method, "params": params}))
+
+    def bind(self, session: Session, missed: Sequence[Message] = ()) -> None:
+        if self.session is not None:
+            self.session.unlisten(self.notify)
+        self.session = session
+        session.listen(self.notify)
+        for method, params in missed:  # what a resume found missed, sent first, as on a socket of the owner's
+            self.notify(method, params)
+
+    def unbind(self) -> None:
+        if self.session is not None:
+            self.session.unlisten(self.notify)
+            self.session = None
+
+
+class Router:
+    """A worker's side of the cluster: forwards what is not its own, and answers what others forward."""
+
+    def __init__(self, app: web.Application, bus: Bus) -> None:
+        self.app = app
+        self.bus = bus
+        self.index = bus.index
+        self.size = bus.size
+        self._numbers: dict[Outbox, int] = {}
+        self._sockets: dict[int, Outbox] = {}
+        self._next = 0
+        self._dealt = self.index - 1
+        """The worker the last `create` went to."""
+        self._where: dict[str, int] = {}
+        """Tokens of sessions held by other workers → which."""
+        self._proxies: dict[tuple[int, int], _Proxy] = {}
+        """(id of the peer, its socket number) → the stand-in for that socket here."""
+
+    def owns(self, instance_id: str) -> bool:
+        return owner_of(instance_id, self.size) == self.index
+
+    # -- forwarding (Elsewhere, for server/app.py) ----------------------------------------------------
+
+    async def forward(self, raw: bytes | str, caller: rpc.Caller, outbox: Outbox | None) -> tuple[bool, bytes | None]:
+        try:
+            message = msgspec.json.decode(raw)
+        except (msgspec.DecodeError, RecursionError):
+            return False, None  # answered here, with the parse error it deserves
+        if isinstance(message, list) and len(message) > 1 and len(await self._workers_of(message, caller, outbox)) > 1:
+            answer = await self._split(message, caller, outbox)
+            if outbox is not None and answer is not None:
+                outbox.put(answer)
+            return True, answer
+        worker = await self._target(message, caller, outbox)
+        if worker is None or worker == self.index:
+            return False, None
+        text = raw.encode() if isinstance(raw, str) else raw
+        return True, await self._send(worker, text, caller, outbox)
+
+    async def _send(
+        self, worker: int, text: bytes, caller: rpc.Caller, outbox: Outbox | None, collect: bool = False
+    ) -> bytes | None:
+        """Forward one message to `worker`; its answer (over HTTP, or `collect`ed), else None: a socket's
+        answer is put in its outbox, in its place among the notifications."""
+        socket = self._number(outbox) if outbox is not None else 0
+        call = Call(0, socket, text, token=caller.token, author=caller.author, remote=caller.remote, collect=collect)
+        try:
+            answer = await self.bus.call(worker, call)
+        except Unreachable as error:
+            log.warning("%s", error)
+            answer = Answer(0, failed="the worker holding this instance cannot be reached; try again shortly")
+        if answer.failed:
+            failed = msgspec.json.encode(rpc.error_response(Code.UNAVAILABLE, answer.failed))
+            if outbox is not None and not collect:
+                outbox.put(failed)
+            return failed
+        if outbox is not None and answer.bound is not None:
+            self._bound_elsewhere(outbox, caller, worker, answer.bound)
+        return answer.body
+
+    async def _workers_of(self, batch: list[Any], caller: rpc.Caller, outbox: Outbox | None) -> set[int]:
+        """The workers a batch's members go to, each taken alone: `join` and `resume` by what they name, other
+        calls for a session by the session the caller has now. More than one, and the batch is answered
+        member by member."""
+        found: set[int | None] = set()
+        for member in batch:
+            method = member.get("method") if isinstance(member, dict) else None
+            spec = BY_NAME.get(method) if isinstance(method, str) else None
+            if method in ("join", "resume"):
+                found.add(await self._target([member], rpc.Caller(caller.host), None))
+            elif spec is not None and spec.session:
+                found.add(await self._target([member], caller, outbox))
+        return {self.index if worker is None else worker for worker in found}
+
+    async def _split(self, batch: list[Any], caller: rpc.Caller, outbox: Outbox | None) -> bytes | None:
+        """A batch whose members belong to different workers, answered member by member where each belongs
+        (its members for one instance may then have another player's commands between them)."""
+        config = self.app[CONFIG]
+        answers: list[bytes] = []
+        size = 0
+        for member in batch:
+            if size > config.max_answer:
+                unmade = rpc.unmade(member, config.max_answer)
+                answer = msgspec.json.encode(unmade) if unmade is not None else None
+            else:
+                if outbox is not None:
+                    caller.session = outbox.session
+                worker = await self._target(member, caller, outbox)
+                text = msgspec.json.encode(member)
+                if worker is None or worker == self.index:
+                    answer = await rpc.handle(text, caller, self.app[METHODS], config.max_batch, config.max_answer)
+                    if outbox is not None and outbox.elsewhere is not None and outbox.session is not None:
+                        self.released(outbox)  # bound here now
+                else:
+                    answer = await self._send(worker, text, caller, outbox, collect=True)
+            if answer is not None:
+                size += len(answer)
+                answers.append(answer)
+        return b"[" + b",".join(answers) + b"]" if answers else None
+
+    def _bound_elsewhere(self, outbox: Outbox, caller: rpc.Caller, worker: int, token: str) -> None:
+        """The socket is bound now to a session held by `worker`: no longer to one here, or on a third."""
+        if outbox.session is not None:
+            outbox.session.unlisten(outbox.notify)
+            outbox.session = None
+            caller.session = None
+        if outbox.elsewhere is not None and outbox.elsewhere[0] != worker:
+            self.bus.release(outbox.elsewhere[0], self._numbers[outbox])
+        outbox.elsewhere = (worker, token)
+        self._where[token] = worker
+
+    def released(self, outbox: Outbox) -> None:
+        number = self._numbers.pop(outbox, None)
+        if number is None:
+            return
+        self._sockets.pop(number, None)
+        if outbox.elsewhere is not None:
+            self.bus.release(outbox.elsewhere[0], number)
+            outbox.elsewhere = None
+
+    async def knows(self, token: str) -> bool:
+        return await self._locate(token) is not None
+
+    def _number(self, outbox: Outbox) -> int:
+        number = self._numbers.get(outbox)
+        if number is None:
+            self._next += 1
+            number = self._numbers[outbox] = self._next
+            self._sockets[number] = outbox
+        return number
+
+    def _notice(self, socket: int, body: bytes) -> None:
+        outbox = self._sockets.get(socket)
+        if outbox is not None:
+            outbox.put(body)
+
+    async def _target(self, message: Any, caller: rpc.Caller, outbox: Outbox | None) -> int | None:
+        """The worker a message goes to; None: this one."""
+        for member in message if isinstance(message, list) else [message]:
+            if not isinstance(member, dict):
+                continue
+            method, params = member.get("method"), member.get("params")
+            named = params if isinstance(params, dict) else {}
+            if method == "join" and isinstance(named.get("instance"), str):
+                return owner_of(named["instance"], self.size)
+            if method == "resume" and isinstance(named.get("token"), str):
+                return await self._locate(named["token"])
+            if method == "create":
+                # New instances are dealt out in turn, so the workers share them whoever makes them (a load
+                # generator makes them all over one connection, which one worker took).
+                self._dealt = (self._dealt + 1) % self.size
+                return self._dealt
+            spec = BY_NAME.get(method) if isinstance(method, str) else None
+            if spec is None or not spec.session:
+                continue
+            if caller.session is not None and caller.host.sessions.get(caller.session.token) is caller.session:
+                return None
+            if outbox is not None and outbox.elsewhere is not None:
+                return outbox.elsewhere[0]
+            if caller.token:
+                return await self._locate(caller.token)
+            return None
+        return None
+
+    async def _locate(self, token: str) -> int | None:
+        """The worker that has a session of `token`, asking the others when it is not this one's; None if
+        none has (then it is answered here, as a token nobody knows)."""
+        host = self.app[HOST]
+        if host.knows_token(token):
+            return self.index
+        if token in self._where:
+            return self._where[token]
+        others = [w for w in range(self.size) if w != self.index]
+        found = await asyncio.gather(*(self.bus.knows(w, token) for w in others), return_exceptions=True)
+        for worker, known in zip(others, found, strict=True):
+            if known is True:
+                if len(self._where) > REMEMBERED_TOKENS:
+                    self._where.clear()
+                self._where[token] = worker
+                return worker
+        return None
+
+    # -- answering others (Owner, for the bus) --------------------------------------------------------
+
+    async def call(self, peer: Peer, call: Call) -> Answer:
+        config, host = self.app[CONFIG], self.app[HOST]
+        caller = rpc.Caller(host, token=call.token, author=call.author, remote=call.remote)
+        proxy = None
+        if call.socket:
+            proxy = self._proxies.get((id(peer), call.socket))
+            if proxy is None:
+                proxy = self._proxies[(id(peer), call.socket)] = _Proxy(peer, call.socket)
+            caller.session, caller.bind = proxy.session, proxy.bind
+        answer = await rpc.handle(call.text, caller, self.app[METHODS], config.max_batch, config.max_answer)
+        if proxy is None:
+            return Answer(call.id, body=answer)
+        bound = proxy.session.token if proxy.session is not None else None
+        if call.collect:
+            return Answer(call.id, body=answer, bound=bound)
+        if answer is not None:
+            peer.notice(call.socket, answer)  # in its place among the notifications
+        return Answer(call.id, bound=bound)
+
+    def release(self, peer: Peer, socket: int) -> None:
+        proxy = self._proxies.pop((id(peer), socket), None)
+        if proxy is not None:
+            proxy.unbind()
+
+    def gone(self, peer: Peer) -> None:
+        for key in [key for key in self._proxies if key[0] == id(peer)]:
+            self._proxies.pop(key).unbind()
+
+    def knows_token(self, token: str) -> bool:
+        return self.app[HOST].knows_token(token)
+
+    def page(self, after: str | None, limit: int) -> m.InstancesResult:
+        return self.app[HOST].list_instances(m.InstancesParams(after=after, limit=limit))
+
+    # -- every worker's instances -------------------------------------------------------------------
+
+    async def instances(self, caller: rpc.Caller, params: m.InstancesParams) -> m.InstancesResult:
+        """A page of every worker's instances in the order of their ids: the first `limit` after `after`
+        of each, merged, are the first `limit` of all."""
+        others = [w for w in range(self.size) if w != self.index]
+        pages = [caller.host.list_instances(params)]
+        for page in await asyncio.gather(*(self.bus.page(w, params.after, params.limit) for w in others)):
+            pages.append(page)
+        every = sorted((info for page in pages for info in page.instances), key=lambda info: info.instance)
+        shown = every[: params.limit]
+        more = len(every) > params.limit or any(page.next is not None for page in pages)
+        return m.InstancesResult(instances=shown, next=shown[-1].instance if more and shown else None)
+
+
+class _Owner:
+    """The router as the bus's Owner: `knows` there is a plain question about this worker's own sessions."""
+
+    def __init__(self, router: Router) -> None:
+        self.router = router
+        self.call = router.call
+        self.release = router.release
+        self.gone = router.gone
+        self.knows = router.knows_token
+        self.page = router.page
+
+
+def install(app: web.Application, bus: Bus) -> Router:
+    """Make `app` one worker of `bus`'s: it holds its share of the instances, forwards the rest, answers
+    what the others forward, and says which worker it is on every response."""
+    router = Router(app, bus)
+    app[ELSEWHERE] = router
+    app[HOST].owns = router.owns
+    app[METHODS]["instances"] = rpc.method("instances", router.instances)
+
+    async def say_worker(request: web.Request, response: web.StreamResponse) -> None:
+        response.headers[WORKER_HEADER] = str(bus.index)
+
+    async def bussing(app: web.Application) -> AsyncIterator[None]:
+        await bus.start(_Owner(router), router._notice)
+        yield
+        await bus.close()
+
+    app.on_response_prepare.append(say_worker)
+    # Up once the store has brought this worker's instances back (a call from another waits for its socket
+    # meanwhile), and down before the store closes.
+    app.cleanup_ctx.append(bussing)
+    return router
