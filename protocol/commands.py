@@ -6,16 +6,21 @@ from __future__ import annotations
 import re
 
 SEPARATORS = (
-    'A line holds several commands separated by ";" or by a "." that ends a sentence (followed by a space or the '
-    'end of the line), never inside quotation marks ("say "hi. bye"") or a word or number ("6.5", "my.game").'
+    'A line holds several commands separated by ";" or by a "." (one that ends a sentence, followed by a space or '
+    'the end of the line, or one between two letters: "w.e"), never inside quotation marks ("say "hi. bye""), a '
+    'number or a list of numbers ("6.5", "0;2"), or the name given to save, restore or spin ("save my.game").'
 )
 """The rule in one sentence, as the `vocabulary` method gives it to clients in other languages."""
 
+NAMING = frozenset({"save", "restore", "spin"})
+"""Commands whose words may be a name or a path with a dot in it ("save my.game", "spin spins/odd.toml")."""
+
 # Typographers' quotation marks and apostrophes count as the plain ones.
 _PLAIN = str.maketrans({"“": '"', "”": '"', "„": '"', "‘": "'", "’": "'"})
-# A `.` ends a command only where it ends a sentence: followed by a space or the end of the line, never inside
-# a number, a name or a path ("spin time 6.5", "save my.game", "spin spins/odd.toml").
-_COMMAND_BREAK = re.compile(r'("[^"]*"?)|(;|\.+(?=\s|$))')
+# A `;` ends a command unless it is in a list of numbers ("spin ellipsis 0;2;4-9"); a `.` ends one where it ends
+# a sentence (followed by a space or the end of the line), and between two letters ("w.e", as players of
+# interactive fiction type it), never inside a number ("spin time 6.5").
+_COMMAND_BREAK = re.compile(r'("[^"]*"?)|((?<!\d);|;(?!\d)|\.+(?=\s|$))|((?<=[^\W\d_])\.(?=[^\W\d_]))')
 
 
 def plain(text: str) -> str:
@@ -24,8 +29,9 @@ def plain(text: str) -> str:
 
 
 def split_commands(line: str) -> list[str]:
-    """`;` separates commands, and so does a `.` that ends a sentence ("w. n", "w."), except inside quotation
-    marks ("say "hi. bye""); a `.` inside a word or number ("6.5", "my.game") is part of it."""
+    """`;` separates commands, and so does a `.` that ends a sentence ("w. n", "w.") or stands between two
+    letters ("w.e"), except inside quotation marks ("say "hi. bye""), in numbers ("6.5", "0;2") and in what save,
+    restore and spin are given ("save my.game")."""
     line = plain(line)
     commands: list[str] = []
     current: list[str] = []
@@ -34,6 +40,8 @@ def split_commands(line: str) -> list[str]:
         current.append(line[position : match.start()])
         if match.group(1):
             current.append(match.group(1))
+        elif match.group(3) and _first_word("".join(current)) in NAMING:
+            current.append(match.group(3))  # a name with a dot in it: "save my.game"
         else:
             commands.append("".join(current))
             current = []
@@ -41,3 +49,8 @@ def split_commands(line: str) -> list[str]:
     current.append(line[position:])
     commands.append("".join(current))
     return [command.strip() for command in commands if command.strip()]
+
+
+def _first_word(text: str) -> str:
+    words = text.split()
+    return words[0].lower() if words else ""

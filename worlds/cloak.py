@@ -1,4 +1,8 @@
-"""Cloak of Darkness: the standard small demonstration of interactive fiction, in our own words."""
+"""Cloak of Darkness: the standard small demonstration of interactive fiction, in our own words.
+
+One blunder in the dark bar is forgiven and two trample the message (`DISTURBED_TOO_MUCH`): a design choice, not
+a defect, which Cloak Plus shares. Under it `cplus_lose`, a 2011 Cloak Plus walkthrough that loses there, wins here.
+"""
 
 from dataclasses import replace
 
@@ -25,7 +29,7 @@ from server.engine.authoring import (
 from worlds._scenery import leave_be, like, scenery, standard, through
 
 DISTURBED_TOO_MUCH = 2
-"""Blundering about this many times in the dark tramples the message past reading."""
+"""Blundering about this many times in the dark tramples the message past reading: a first misstep is forgiven."""
 
 WAY_OUT = frozenset({"n", "out"})
 """Going north (the bar's one way out) is the only thing done in the dark bar that leaves the sawdust be."""

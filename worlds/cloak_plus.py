@@ -1,4 +1,8 @@
-"""Cloak of Darkness Plus: the cloak's opera house with a mime, water to carry, sacks to climb into and a lamp."""
+"""Cloak of Darkness Plus: the cloak's opera house with a mime, water to carry, sacks to climb into and a lamp.
+
+The message in the dark bar is trampled by a second blunder, not a first, as in Cloak (`cloak.DISTURBED_TOO_MUCH`):
+a design choice. So the 2011 walkthrough `cplus_lose`, which loses there, wins here.
+"""
 
 import random
 

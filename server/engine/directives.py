@@ -163,9 +163,7 @@ def standard() -> Directives:
     @registry.add("save", r"(?i:save)(?: ([\w.-]+))?", usage="Save takes one name, like: save kitchen.")
     def save(player: Player, match: re.Match[str]) -> str | Telling:
         """save NAME — remember the story as it is now, under NAME."""
-        name = match.group(1) or "default"
-        player.story.save(name)
-        return f"Saved as {name}."
+        return player.save(match.group(1) or "default")
 
     @registry.add("restore", r"(?i:restore)(?: ([\w.-]+))?", usage="Restore takes one name, like: restore kitchen.")
     def restore(player: Player, match: re.Match[str]) -> str | Telling:

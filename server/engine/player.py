@@ -80,6 +80,8 @@ class Player:
         """The last command given to the actor, which "again" gives again: when a question was asked and
         answered, the command that asked it (the answer alone would mean nothing)."""
         self._asking: str | None = None
+        self._saved: dict[str, _Saved] = {}
+        """What this player had with each save it made: its spin, what it had been told, its turns to undo."""
 
     # -- telling ------------------------------------------------------------------------------------
 
@@ -244,15 +246,27 @@ class Player:
         self._turns.clear()
         return self.opening()
 
+    def save(self, name: str) -> str:
+        """Save the story under `name`, and with it this player's spin and what it has been told."""
+        self.story.save(name)
+        self._saved[name] = _Saved(self.spin, self.discourse, tuple(self._turns))
+        return f"Saved as {name}."
+
     def restore(self, name: str) -> str:
-        """Go back to a save; what is said of it: that it is done, and where the player's actor now is."""
+        """Go back to a save, and to the spin and what was told with it (as undo does), so that what was known
+        then is known again ("the dazed mime"); what is said of it: that it is done, and where the actor is.
+        A save another player (or an earlier session) made gives back what this spin tells of the story."""
         saves = self.story.saves
         if name not in saves:
             known = f"The saves are {', '.join(sorted(saves))}." if saves else "Nothing has been saved yet."
             raise UnknownName(f"There is no save named {name}. {known}")
         self.story.restore(name)
-        self.discourse = Discourse()
-        self._turns.clear()
+        saved = self._saved.get(name)
+        if saved is not None:
+            self.spin, self.discourse, self._turns = saved.spin, saved.discourse, list(saved.turns)
+        else:
+            self.discourse = self.story.tell(replace(self.spin, window="all")).discourse
+            self._turns.clear()
         return f"Restored. {self.situation()}".strip()
 
     def situation(self) -> str:
@@ -349,6 +363,15 @@ class _Before:
     discourse: Discourse
     spin: Spin
     drifted: Spin
+
+
+@dataclass(frozen=True, slots=True)
+class _Saved:
+    """What a player had when it saved: its spin, its discourse, and its turns (for undo after restoring)."""
+
+    spin: Spin
+    discourse: Discourse
+    turns: tuple[_Before, ...]
 
 
 def _said(text: str, discourse: Discourse) -> Telling:

@@ -230,11 +230,19 @@ class Story:
         self.log_kept = len(self.log)
 
     def restart(self) -> None:
-        """Begin again from the world's first state (saves are kept, and so are the players)."""
+        """Begin again from the world's first state (saves are kept, and so are the players); a world that runs
+        by itself runs again, so that there is a whole story to tell once more."""
         played = set(self.simulation.played)
         self._begin()
+        self._run_if_by_itself()
         for actor in sorted(played):
             self.take(actor)
+
+    def _run_if_by_itself(self) -> None:
+        """A world that is not interactive is its whole timeline: begun again, it runs to its end again (as
+        whoever made the story first ran it)."""
+        if not self.definition.interactive:
+            self.run_to_end()
 
     def save(self, name: str) -> None:
         self.saves[name] = tuple(self.log)
@@ -250,6 +258,7 @@ class Story:
         """Begin again and give the same commands in the same order: the same story results."""
         played = set(self.simulation.played)
         self._begin()
+        self._run_if_by_itself()
         self.apply(log)
         # Whoever plays now keeps playing: being played is about the players here, not the story saved.
         for actor in sorted(set(self.simulation.played) - played):

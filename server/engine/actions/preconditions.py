@@ -102,6 +102,9 @@ def _configure(action: Configure, world: WorldState, sight: Perception) -> Itera
         return
     if isinstance(world.items[item], Room):
         yield Reason("rooms cannot move", "[direct/s] [be/v] a place and cannot be moved")
+    if item != action.agent and world.items[item].kind == "actor":
+        # Whoever moves goes by themselves: no one is carried, put away or handed over, whatever the verb.
+        yield Reason("a person", "[direct/s] [be/not/v] something to carry about")
     if target == item:
         yield Reason("into itself", f"[direct/s] [can/not/v] go {LINK_WORDS[link]} [direct/o]", alone=True)
     if world.is_descendant(target, item):

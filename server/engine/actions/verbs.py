@@ -95,6 +95,18 @@ NOT_ONTO_PEOPLE = precondition(
     "[indirect/s] [be/not/v] somewhere to put things",
 )
 HELD = precondition(_holds, "not held", "[agent/s] [have/not/v] [direct/o]")
+HELD_SECOND = precondition(
+    lambda a, w: a.indirect is None or w.parent(a.indirect) == a.agent,
+    "not held",
+    "[agent/s] [have/not/v] [indirect/o]",
+)
+"""What one does something with ("strike the box with the rod") is in hand: not given away, not lying about."""
+FIXED = precondition(
+    lambda a, w: a.direct is None or w.link(a.direct) != "part_of",
+    "fixed",
+    "[direct/s] [be/v] fixed to [parent/o]",
+)
+"""What is part of something else (a hook of a wall) stays with it: it is not freed, waved or shaken loose."""
 WORN = precondition(_wears, "not worn", "[agent/s] [be/not/v] wearing [direct/o]")
 A_THING = precondition(_not_actor, "a person", "[direct/s] [be/not/v] something to carry about")
 TO_AN_ACTOR = precondition(_recipient_is_actor, "not a person", "[indirect/s] [can/not/v] take things")
@@ -319,12 +331,14 @@ def gesture(
     *,
     salience: float = 0.5,
     touching: bool = False,
+    held: bool = False,
 ) -> Behave:
     """press, push, shake, wave, kick, strike, show, free, wait, freeze…: the world's reactions give them effect.
     A `touching` gesture needs its object within reach, and is felt by it: someone who cannot see the one
-    doing it perceives it through the thing touched (a gesture at something is seen only with its agent)."""
+    doing it perceives it through the thing touched (a gesture at something is seen only with its agent).
+    A `held` gesture is done with its object in hand ("wave the lamp"): not what is fixed, nor given away."""
     touches = touching and item is not None
-    checks = ((REACHES,) if touches else ()) + GESTURE_CHECKS.get(verb, ())
+    checks = ((REACHES,) if touches else ()) + GESTURE_CHECKS.get(verb, ()) + ((FIXED, HELD) if held else ())
     return Behave(
         verb=verb,
         agent=agent,
@@ -336,9 +350,13 @@ def gesture(
     )
 
 
-GESTURE_CHECKS: dict[str, tuple[Check, ...]] = {"free": (FROM_THERE,)}
-"""What a gesture means beyond itself: freeing something from something (once the second is named) needs it
-to be there."""
+GESTURE_CHECKS: dict[str, tuple[Check, ...]] = {
+    "free": (FIXED, FROM_THERE),
+    "shake": (FIXED,),
+    "show": (HELD,),
+}
+"""What a gesture means beyond itself: what is fixed to something is not freed or shaken; freeing something from
+something (once the second is named) needs it to be there; what is shown is in hand (not given away)."""
 
 
 def say(agent: str, words: str) -> Behave:
@@ -500,23 +518,25 @@ def go_direction(agent: str, direction: str, world: WorldState, *, look_after: b
     return go(agent, way, direction=direction, look_after=look_after)
 
 
-def enter(agent: str, place: str, world: WorldState) -> Action:
-    """Get into something an actor can be in (a sack, a booth), or go into a room through a door."""
+def enter(agent: str, place: str, world: WorldState, link: str = "in") -> Action:
+    """Get into (or, `link` "on", onto) something an actor can be in (a sack, a booth), or go into a room
+    through a door. Putting oneself in something is entering it ("put me in the sack")."""
     item = world.items[place]
     if isinstance(item, Room):
         return go(agent, place, look_after=True)
+    into = "into" if link == "in" else "onto"
     return Configure(
         verb="enter",
         agent=agent,
         direct=agent,
         indirect=place,
-        to=f"in {place}",
-        template="[agent/s] [get/v] into [indirect/o]",
+        to=f"{link} {place}",
+        template=f"[agent/s] [get/v] {into} [indirect/o]",
         checks=(
             precondition(
                 lambda a, w: bool(w.get(place, "enterable")),
                 "not enterable",
-                "[indirect/s] [be/not/v] a place to get into",
+                f"[indirect/s] [be/not/v] a place to get {into}",
             ),
         ),
         entails=lambda a, w: [look(agent, salience=0.3, arriving=True)],

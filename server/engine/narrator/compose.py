@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from server.engine.actions.action import FULLY_TOLD, Event, SenseAction
+from collections.abc import Mapping
+
+from server.engine.actions.action import FULLY_TOLD, Action, Configure, Event, SenseAction
 from server.engine.copying import replace
 from server.engine.english import times
 from server.engine.english.words import direction_name, list_separators, whereabouts
@@ -60,11 +62,26 @@ def _compose(item: Told, draft: Draft) -> Told:
 
 def _heading_off(event: Event, draft: Draft) -> tuple[Token, ...]:
     """Where someone seen leaving went, as the onlooker saw it: "the operagoer leaves the foyer, heading west".
-    (The one who leaves is told where it arrives.)"""
+    The way is the one the going took, or else the way out of the room left that leads where it went (the punk
+    wandering off across the plaza). (The one who leaves is told where it arrives.)"""
     action = event.action
-    if action.verb != "leave" or not event.done or action.agent == draft.focalizer or not action.direction:
+    if action.verb != "leave" or not event.done or action.agent == draft.focalizer:
         return ()
-    return (Text(f", heading {direction_name(action.direction)}"),)
+    direction = action.direction or _way_to(draft.record.items, event.room, action)
+    return (Text(f", heading {direction_name(direction)}"),) if direction else ()
+
+
+def _way_to(items: Mapping[str, Item], room: str | None, action: Action) -> str | None:
+    """The exit of `room` that leads where `action` took its agent (through a door, or straight there)."""
+    if not isinstance(action, Configure) or room is None or room not in items:
+        return None
+    place = items[room]
+    target = action.destination()[1]
+    for direction, way in place.exits.items() if isinstance(place, Room) else ():
+        door = items.get(way)
+        if way == target or (isinstance(door, Door) and target in door.connects and room in door.connects):
+            return direction
+    return None
 
 
 def _failure(event: Event) -> tuple[Token, ...]:

@@ -23,7 +23,7 @@ from server.engine.parser.kinds import (
     refusal,
     verb_of,
 )
-from server.engine.world.items import Room, Sense
+from server.engine.world.items import Door, Room, Sense
 from server.engine.world.state import WorldState
 
 __all__ = ["ABBREVIATIONS", "GRAMMAR", "SLOTS", "Builder", "CommandKind", "Request", "Scope", "verb_of"]
@@ -39,32 +39,38 @@ TOUCHING = frozenset({"press", "push", "shake", "kick", "strike", "free"})
 """Gestures done with hands or feet: their object must be within reach."""
 
 
-def _gesture(verb: str, template: str, *, alone: str | None = None, salience: float = 0.5) -> Builder:
+def _gesture(
+    verb: str, template: str, *, alone: str | None = None, salience: float = 0.5, held: bool = False
+) -> Builder:
+    """A gesture, at each object named or (with none) by itself; a `held` one is done with its object in hand."""
     touching = verb in TOUCHING
 
     def build(r: Request) -> list[Action]:
         if not r.objects:
             return [verbs.gesture(verb, r.actor, None, alone or f"[agent/s] [{verb}/v]", salience=salience)]
         return [
-            verbs.gesture(verb, r.actor, item, template, salience=salience, touching=touching) for item in r.objects
+            verbs.gesture(verb, r.actor, item, template, salience=salience, touching=touching, held=held)
+            for item in r.objects
         ]
 
     return build
 
 
-def _with_second(verb: str, template: str, second: str = "") -> Builder:
-    """A gesture at something, told with `second` added when a second thing is named ("with [indirect/o]")."""
+def _with_second(verb: str, template: str, second: str = "", *, held: bool = False) -> Builder:
+    """A gesture at something, told with `second` added when a second thing is named ("with [indirect/o]"): a
+    second thing done "with" is in hand; a `held` gesture's own object is ("wave the lamp at the mime")."""
 
     def build(r: Request) -> list[Action]:
         actions: list[Action] = []
         for item in r.objects:
             touching = verb in TOUCHING
             if r.second is None:
-                actions.append(verbs.gesture(verb, r.actor, item, template, touching=touching))
+                actions.append(verbs.gesture(verb, r.actor, item, template, touching=touching, held=held))
             else:
                 told = f"{template} {second}" if second else template
-                gesture = verbs.gesture(verb, r.actor, item, told, touching=touching)
-                actions.append(replace(gesture, indirect=r.second))
+                gesture = verbs.gesture(verb, r.actor, item, told, touching=touching, held=held)
+                using = (verbs.HELD_SECOND,) if second.startswith("with") else ()
+                actions.append(replace(gesture, indirect=r.second, checks=(*gesture.checks, *using)))
         return actions
 
     return build
@@ -108,7 +114,10 @@ def _lighting(fire: Callable[[str, str], Modify], switch: Callable[[str, str], M
         for item in r.objects:
             action = (switch if _is_device(r.world, item) else fire)(r.actor, item)
             if r.second is not None:
-                action = replace(action, indirect=r.second, template=f"{action.template} with [indirect/o]")
+                template = f"{action.template} with [indirect/o]"
+                action = replace(
+                    action, indirect=r.second, template=template, checks=(*action.checks, verbs.HELD_SECOND)
+                )
             actions.append(action)
         return actions
 
@@ -116,7 +125,16 @@ def _lighting(fire: Callable[[str, str], Modify], switch: Callable[[str, str], M
 
 
 def _put(link: str) -> Builder:
-    return lambda r: [verbs.put(r.actor, item, link, r.second or "") for item in r.objects]
+    """Put each thing in or on the second; putting oneself there is getting in (or on), as "enter" is."""
+
+    def build(r: Request) -> list[Action]:
+        place = r.second or ""
+        return [
+            verbs.enter(r.actor, place, r.world, link) if item == r.actor else verbs.put(r.actor, item, link, place)
+            for item in r.objects
+        ]
+
+    return build
 
 
 def _open_with(r: Request) -> list[Action]:
@@ -149,6 +167,56 @@ def _wander(r: Request) -> list[Action]:
 
 def _leave(r: Request) -> list[Action]:
     return [verbs.get_out(r.actor, r.world)]
+
+
+def _extricate(r: Request) -> list[Action]:
+    """ "extricate" (oneself) gets out of what one is in; "extricate the bird from the cage" frees it."""
+    if not r.objects or r.obj == r.actor:
+        return _leave(r)
+    return _with_second("free", "[agent/s] [free/v] [direct/o]", "from [indirect/o]")(r)
+
+
+def _go_to(r: Request) -> list[Action]:
+    """ "go to the fountain": the way to the room next to this one where something seen over there is."""
+    return [_going_to(r, r.world.room_of(r.obj) or r.obj)]
+
+
+def _go_to_place(r: Request) -> list[Action]:
+    """ "go to center": the way to the room next to this one that the words name (a room seen across the way
+    is not in reach to be named as a thing is)."""
+    words = [w for w in (r.text or "").lower().split() if w not in ("a", "an", "the")]
+    room = r.world.room_of(r.actor)
+    named = [
+        tag
+        for tag in (room, *_next_rooms(r.world, room))
+        if tag is not None and words and set(words) <= r.world.items[tag].words()
+    ]
+    return [_going_to(r, named[0] if named else None)]
+
+
+def _next_rooms(world: WorldState, room: str | None) -> list[str]:
+    """The rooms one way out of `room` leads to, through a door or not."""
+    found: list[str] = []
+    for way in getattr(world.items[room], "exits", {}).values() if room else ():
+        item = world.items.get(way)
+        if isinstance(item, Door):
+            found.extend(other for other in item.connects if other != room)
+        elif isinstance(item, Room):
+            found.append(way)
+    return found
+
+
+def _going_to(r: Request, there: str | None) -> Action:
+    """Going the way that leads to `there` from here; refused, plainly, when that is here or no way leads there."""
+    room = r.world.room_of(r.actor)
+    going = verbs.gesture("go", r.actor, None, "[agent/s] [go/v] there")
+    if there is not None and there == room:
+        return replace(going, checks=(refusal("[agent/s] [be/v] already there"),))
+    for direction, way in (getattr(r.world.items[room], "exits", {}) if room else {}).items():
+        door = r.world.items.get(way)
+        if there is not None and (way == there or (isinstance(door, Door) and there in door.connects)):
+            return verbs.go_direction(r.actor, direction, r.world)
+    return replace(going, checks=(refusal("[agent/s] [know/not/v] a way straight there from [here]"),))
 
 
 def _say(r: Request) -> list[Action]:
@@ -402,7 +470,17 @@ GRAMMAR: tuple[CommandKind, ...] = (
     ),
     CommandKind(
         "extinguish",
-        ("extinguish OBJ", "put out OBJ", "put OBJ out", "blow out OBJ", "blow OBJ out", "douse OBJ", "snuff OBJ"),
+        (
+            "extinguish OBJ",
+            "put out OBJ",
+            "put OBJ out",
+            "blow out OBJ",
+            "blow OBJ out",
+            "douse OBJ",
+            "snuff OBJ",
+            "snuff out OBJ",
+            "snuff OBJ out",
+        ),
         _lighting(verbs.extinguish, verbs.switch_off),
         scope="reachable",
     ),
@@ -450,12 +528,14 @@ GRAMMAR: tuple[CommandKind, ...] = (
         scope2="actor",
     ),
     CommandKind("shake", ("shake OBJ",), _gesture("shake", "[agent/s] [shake/v] [direct/o]"), scope="reachable"),
-    CommandKind("wave", ("wave", "wave OBJ", "brandish OBJ"), _gesture("wave", "[agent/s] [wave/v] [direct/o]")),
+    CommandKind(
+        "wave", ("wave", "wave OBJ", "brandish OBJ"), _gesture("wave", "[agent/s] [wave/v] [direct/o]", held=True)
+    ),
     CommandKind("wave at", ("wave at OBJ", "wave to OBJ"), _gesture("wave", "[agent/s] [wave/v] at [direct/o]")),
     CommandKind(
         "wave with",
         ("wave OBJ at OBJ2", "wave OBJ to OBJ2", "brandish OBJ at OBJ2"),
-        _with_second("wave", "[agent/s] [wave/v] [direct/o]", "at [indirect/o]"),
+        _with_second("wave", "[agent/s] [wave/v] [direct/o]", "at [indirect/o]", held=True),
     ),
     CommandKind(
         "strike",
@@ -503,11 +583,41 @@ GRAMMAR: tuple[CommandKind, ...] = (
         ("leave", "exit", "get out", "climb out", "get out of OBJ", "climb out of OBJ", "exit OBJ", "leave OBJ"),
         _leave,
     ),
-    CommandKind("go", ("go DIR", "walk DIR", "run DIR", "head DIR", "move DIR", "climb DIR", "DIR"), _go),
+    CommandKind(
+        "extricate",
+        ("extricate", "extricate OBJ", "extricate OBJ from OBJ2", "wriggle out", "wriggle free"),
+        _extricate,
+        scope="reachable",
+    ),
+    CommandKind(
+        "go",
+        (
+            "go DIR",
+            "walk DIR",
+            "run DIR",
+            "head DIR",
+            "move DIR",
+            "climb DIR",
+            "go to the DIR",
+            "walk to the DIR",
+            "DIR",
+        ),
+        _go,
+    ),
+    CommandKind(
+        "go to",
+        ("go to OBJ", "walk to OBJ", "head to OBJ", "run to OBJ", "go back to OBJ", "return to OBJ", "approach OBJ"),
+        _go_to,
+    ),
+    CommandKind(
+        "go to place",
+        ("go to TEXT", "walk to TEXT", "head to TEXT", "run to TEXT", "go back to TEXT", "return to TEXT"),
+        _go_to_place,
+    ),
     CommandKind("wander", ("wander", "roam", "stroll", "walk around", "wander around"), _wander),
     CommandKind(
         "wait",
-        ("wait", "z", "stay", "wait around", "stand"),
+        ("wait", "z", "stay", "wait around", "stand", "wait for TEXT", "wait until TEXT", "wait here"),
         _gesture("wait", "", alone="[agent/s] [wait/v]", salience=0.3),
     ),
     CommandKind(
@@ -545,6 +655,22 @@ GRAMMAR: tuple[CommandKind, ...] = (
         scope="actor",
     ),
     CommandKind("tell about", ("tell OBJ about OBJ2", "tell OBJ about TEXT"), _about("tell"), scope="actor"),
+    CommandKind(
+        "talk to",
+        ("talk to OBJ", "talk with OBJ", "speak to OBJ", "speak with OBJ", "chat with OBJ", "greet OBJ"),
+        _gesture("talk", "[agent/s] [exchange/v] a few words with [direct/o]"),
+        scope="actor",
+    ),
+    CommandKind(
+        "look under",
+        ("look under OBJ", "look beneath OBJ", "search under OBJ"),
+        _gesture("look under", "[agent/s] [look/v] under [direct/o] and [find/v] nothing"),
+    ),
+    CommandKind(
+        "sit",
+        ("sit", "sit down", "sit on OBJ", "sit down on OBJ"),
+        _gesture("sit", "[agent/s] [sit/v] on [direct/o] for a moment", alone="[agent/s] [sit/v] down for a moment"),
+    ),
     CommandKind("laugh", ("laugh", "giggle", "chuckle"), _gesture("laugh", "", alone="[agent/s] [laugh/v]")),
     CommandKind("cry", ("cry", "sob", "weep"), _gesture("cry", "", alone="[agent/s] [cry/v]")),
     CommandKind("smile", ("smile", "grin", "smile at OBJ"), _gesture("smile", "[agent/s] [smile/v] at [direct/o]")),

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from server.engine.actions.verbs import where_word
 from server.engine.english.nouns import join_list
 from server.engine.parser import substances
 from server.engine.parser.failures import Ambiguous, Rank, Unresolved
@@ -275,7 +276,7 @@ class Names:
                 )
             if scope == "worn" and within is None and not kept:
                 raise Unresolved("You are wearing nothing.", Rank.NAMES_NOTHING)
-            where = f" in the {world.items[within].called}" if within else " here"
+            where = f" {where_word(world, within)} the {world.items[within].called}" if within else " here"
             raise Unresolved(f"There is nothing{where} to {verb}.", Rank.NAMES_NOTHING)
         return candidates
 
@@ -308,7 +309,7 @@ class Names:
                 continue  # "take my": no name follows
             if word in OWNER_WORDS and not last:
                 narrowed = True
-                if word == "my":
+                if word in ("my", "your"):
                     owners.append(context.actor)
                 elif word == "his" and memory.him:
                     owners.append(memory.him)

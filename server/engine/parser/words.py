@@ -14,8 +14,9 @@ SELF_WORDS = frozenset({"me", "myself", "self", "yourself"})
 ALL_WORDS = frozenset({"all", "everything", "every", "each", "both"})
 EXCEPT_WORDS = frozenset({"except", "but", "besides"})
 CONJUNCTIONS = frozenset({"and", ","})
-OWNER_WORDS = frozenset({"my", "his", "her", "its", "their"})
-"""Possessives that narrow a phrase to what someone has; "her" is an owner only when a noun follows it."""
+OWNER_WORDS = frozenset({"my", "your", "his", "her", "its", "their"})
+"""Possessives that narrow a phrase to what someone has; "her" is an owner only when a noun follows it. "Your" is
+the player's own, as the telling says it ("You wear your velvet cloak": "x your cloak")."""
 PREPOSITIONS = frozenset({"on", "onto", "in", "into", "to", "at", "with", "from", "about"})
 """Words an answer may begin with that the question ended with ("on the hook", to "…hang the cloak on?")."""
 ORDINALS = {
