@@ -15,7 +15,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from bench import bots, dispatch, engine, persistence, play, server, telling
+from bench import bots, dispatch, engine, local, persistence, play, server, telling
 from bench.measure import Benchmark, Result, Settings, duration
 
 MODULES = {
@@ -26,6 +26,7 @@ MODULES = {
     "engine": engine.BENCHMARKS,
     "dispatch": dispatch.BENCHMARKS,
     "bots": bots.BENCHMARKS,
+    "local": local.BENCHMARKS,
 }
 
 
@@ -77,7 +78,7 @@ NUMBERS = {
     "restart_instances": "small instances restarted at once (persistence.instances)",
     "durable_players": "players, one to an instance, in memory and durable (persistence.durable)",
     "durable_seconds": "how long they play, each way",
-    "turns": "commands per world of the in-process turn (engine.turn)",
+    "turns": "commands per world of the in-process turn (engine.turn) and of piped play (local.command)",
 }
 """Every numeric setting has a flag (`restart_turns` is `--restart-turns`); the default comes from Settings."""
 

@@ -30,10 +30,9 @@ from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-import aiohttp
 import msgspec
 
-from clients.transports import ConnectionLost, HttpTransport, NotSent, Transport, WebSocketTransport
+from clients.transports import ConnectionLost, NotSent, Owner, Transport
 from protocol import messages as m
 from protocol.errors import Code
 from protocol.methods import BY_NAME
@@ -45,7 +44,8 @@ log = logging.getLogger(__name__)
 Call = tuple[str, Mapping[str, Any]]
 """A method's name and its parameters by name."""
 
-TRANSPORTS: dict[str, type[Transport]] = {"websocket": WebSocketTransport, "http": HttpTransport}
+Kind = Literal["websocket", "http"] | Callable[[str, Owner], Transport]
+"""A transport by name, or what makes one (`clients.transports.local.reaching`, for a server in this process)."""
 
 
 class Status(enum.Enum):
@@ -90,7 +90,7 @@ class Connection:
         self,
         url: str,
         *,
-        transport: Literal["websocket", "http"] = "websocket",
+        transport: Kind = "websocket",
         author_token: str | None = None,
         on_status: Callable[[Status], None] | None = None,
         outage: float | None = None,
@@ -113,7 +113,6 @@ class Connection:
         self._unanswered: deque[list[int]] = deque()
         self._notes: asyncio.Queue[m.Result | None] = asyncio.Queue()
         self._up = asyncio.Event()
-        self._http: aiohttp.ClientSession | None = None
         self._transport: Transport | None = None
         self._reconnecting: asyncio.Task[None] | None = None
         self._closed = False
@@ -134,12 +133,11 @@ class Connection:
 
     async def open(self) -> None:
         """Reach the server (ConnectionLost when it cannot be reached)."""
-        self._http = aiohttp.ClientSession()
-        self._transport = TRANSPORTS[self.kind](self.url, self._http, self)
+        self._transport = _made(self.kind, self.url, self)
         try:
             await self._transport.open()
         except BaseException:
-            await self._http.close()
+            await self._transport.close()
             raise
         self._up.set()
 
@@ -157,8 +155,6 @@ class Connection:
         self._fail_pending("the connection was closed")
         self._up.set()  # wakes calls waiting for the link, which then see it closed
         self._notes.put_nowait(None)
-        if self._http is not None:
-            await self._http.close()
 
     # -- calling ---------------------------------------------------------------------------------------------
 
@@ -179,7 +175,7 @@ class Connection:
     async def notifications(self) -> AsyncIterator[m.Result]:
         """The server's notifications as they arrive (`protocol.messages.NOTIFICATIONS`: Narration, Presence,
         Ended), kept from the moment the connection opened; ends when it closes. WebSocket only; one reader."""
-        if not TRANSPORTS[self.kind].streams:
+        if self.kind == "http":
             raise TypeError("notifications come only over a WebSocket")
         while (note := await self._notes.get()) is not None:
             yield note
@@ -372,3 +368,16 @@ class Connection:
             self.on_status(status)
         except Exception:
             log.exception("a status listener failed")
+
+
+def _made(kind: Kind, url: str, owner: Owner) -> Transport:
+    """The transport of that kind; aiohttp is imported only for the kinds that use it."""
+    if callable(kind):
+        return kind(url, owner)
+    if kind == "http":
+        from clients.transports.http import HttpTransport
+
+        return HttpTransport(url, owner)
+    from clients.transports.websocket import WebSocketTransport
+
+    return WebSocketTransport(url, owner)

@@ -152,6 +152,8 @@ def test_names_pick_modules_or_single_benchmarks():
         "bots.load",
         "bots.env",
         "bots.fork",
+        "local.command",
+        "local.startup",
     ]
     assert list(cli.chosen(["telling"])) == ["telling.scaling", "telling.robbery"]
     assert list(cli.chosen(["robbery"])) == ["telling.robbery"]
@@ -254,3 +256,17 @@ def test_bots_benchmarks_load_step_and_fork():
     assert [r["turns"] for r in forked["turns"]] == [1, 2, 20] and all(
         _positive(r["median_s"]) for r in forked["turns"]
     )
+
+
+def test_local_benchmarks_play_piped_and_at_a_terminal_and_see_the_imports():
+    from bench import local
+
+    commanded = local.per_command(Settings(turns=10, repeats=1))
+    assert set(commanded["worlds"]) == set(local.WORLDS)
+    assert all(_positive(r["engine_s"]) and r["ratio"] >= 0 for r in commanded["worlds"].values())
+    assert "play/engine" in local.report_per_command(commanded)
+    started = local.startup(Settings(repeats=1))
+    assert all(_positive(started[key]) for key in ("python_s", "piped_s", "terminal_s"))
+    assert "jsonrpcserver" in started["imports_s"]  # the in-process server answers the opening through it
+    assert "aiohttp" not in started["imports_s"]  # no socket, so no web framework and no TLS context
+    assert "not imported before it:" in local.report_startup(started)
