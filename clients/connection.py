@@ -214,6 +214,8 @@ class Connection:
             if not transport.streams:
                 self._deliver(answer if answer is not None else [], ids)
                 self._fail_unanswered(ids)
+            if all(future.done() for future in futures):  # answered in the sending (a server in this process)
+                return [future.result() for future in futures]
             return list(await asyncio.gather(*futures))
 
     async def _wait_until_up(self, deadline: float | None) -> None:
