@@ -15,7 +15,8 @@ A call, in order:
 When a WebSocket drops: calls still waiting for answers fail with ConnectionLost (they may or may not have
 taken effect); the socket is opened again with backoff and the session resumed; then the calls made
 meanwhile go through. `on_status` hears RECONNECTING, then RESUMED (or SESSION_LOST when the server no
-longer knows the token).
+longer knows the token); `on_retry` hears each try that found no server, and when the next one is. Reopening
+never gives up: only closing the connection (Ctrl-C or Ctrl-D, for a person) ends it.
 """
 
 from __future__ import annotations
@@ -37,12 +38,16 @@ from protocol import messages as m
 from protocol.errors import Code
 from protocol.methods import BY_NAME
 
-__all__ = ["CallError", "Connection", "ConnectionLost", "NotSent", "Status"]
+__all__ = ["CallError", "Connection", "ConnectionLost", "NotSent", "Retrying", "Status"]
 
 log = logging.getLogger(__name__)
 
 Call = tuple[str, Mapping[str, Any]]
 """A method's name and its parameters by name."""
+
+TRY_LIMIT = 10.0
+"""Seconds one try to reopen may take: a server that takes the connection but does not answer (stopped, or
+swamped) counts as not answering, and is tried again after the next wait."""
 
 Kind = Literal["websocket", "http"] | Callable[[str, Owner], Transport]
 """A transport by name, or what makes one (`clients.transports.local.reaching`, for a server in this process)."""
@@ -57,6 +62,18 @@ class Status(enum.Enum):
     """The WebSocket is back, and the session (if one was joined) is bound to it again."""
     SESSION_LOST = "session lost"
     """The WebSocket is back, but the server no longer knows the session: calls for it fail with -32002."""
+
+
+@dataclass(frozen=True, slots=True)
+class Retrying:
+    """A try to reopen a dropped WebSocket found no server, told to `on_retry` listeners."""
+
+    tries: int
+    """Tries that failed since the link dropped."""
+    wait: float
+    """Seconds until the next try."""
+    at: float
+    """When the next try is, on the event loop's clock (`loop.time()`, monotonic)."""
 
 
 class CallError(Exception):
@@ -93,6 +110,7 @@ class Connection:
         transport: Kind = "websocket",
         author_token: str | None = None,
         on_status: Callable[[Status], None] | None = None,
+        on_retry: Callable[[Retrying], None] | None = None,
         outage: float | None = None,
         backoff: tuple[float, float] = (0.05, 2.0),
     ) -> None:
@@ -103,11 +121,13 @@ class Connection:
         self.token: str | None = None
         """The joined session's token."""
         self.on_status = on_status
+        self.on_retry = on_retry
         self.outage = outage
         """How long a call waits for a dropped WebSocket to come back before failing, in seconds; None: until
         it is back (reopening goes on with backoff meanwhile)."""
         self.backoff = backoff
-        """The first wait before reopening a dropped WebSocket, and the longest (it doubles each try)."""
+        """The first wait before reopening a dropped WebSocket, and the longest (it doubles after each try that
+        fails, up to this)."""
         self._ids = itertools.count(1)
         self._pending: dict[int, _Pending] = {}
         self._unanswered: deque[list[int]] = deque()
@@ -344,15 +364,23 @@ class Connection:
 
     async def _reconnect(self) -> None:
         delay, longest = self.backoff
+        loop = asyncio.get_running_loop()
+        tries = 0
         while not self._closed and self._transport is not None:
             await asyncio.sleep(delay)
-            delay = min(longest, delay * 2)
             try:
-                await self._transport.open()
-                resumed = None
-                if self.token is not None:
-                    (resumed,) = await self._send([("resume", {"token": self.token})], batch=False, waits=False)
-            except ConnectionLost:
+                async with asyncio.timeout(TRY_LIMIT):
+                    await self._transport.open()
+                    resumed = None
+                    if self.token is not None:
+                        (resumed,) = await self._send([("resume", {"token": self.token})], batch=False, waits=False)
+            except (ConnectionLost, TimeoutError) as failed:
+                if isinstance(failed, TimeoutError):  # a socket half open, or a resume unanswered: let it go
+                    self._fail_pending("the server did not answer in time")
+                    await self._transport.close()
+                tries += 1
+                delay = min(longest, delay * 2)
+                self._retried(Retrying(tries, delay, loop.time() + delay))
                 continue
             status = Status.RESUMED
             if isinstance(resumed, CallError):
@@ -362,6 +390,14 @@ class Connection:
             self._up.set()
             self._tell(status)
             return
+
+    def _retried(self, retrying: Retrying) -> None:
+        if self.on_retry is None:
+            return
+        try:
+            self.on_retry(retrying)
+        except Exception:
+            log.exception("a retry listener failed")
 
     def _tell(self, status: Status) -> None:
         if self.on_status is None:

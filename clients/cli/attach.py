@@ -28,6 +28,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import functools
 import os
 import secrets
 import signal
@@ -36,7 +37,8 @@ from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from clients.connection import CallError, Connection, ConnectionLost, Kind, Status
+from clients.cli.arguments import BACKOFF
+from clients.connection import CallError, Connection, ConnectionLost, Kind, Retrying, Status
 from protocol import messages as m
 from protocol.errors import Code
 from protocol.spin import Spin, SpinPart, apply, spin_argument
@@ -69,7 +71,11 @@ def spin_words(words: list[str]) -> list[SpinPart]:
 
 
 @contextlib.asynccontextmanager
-async def attached(args: argparse.Namespace, on_status: Callable[[Status], None]) -> AsyncIterator[Attached]:
+async def attached(
+    args: argparse.Namespace,
+    on_status: Callable[[Status], None],
+    on_retry: Callable[[Retrying], None] | None = None,
+) -> AsyncIterator[Attached]:
     parts = spin_words(args.spin)  # SpinError (a usage error) before anything starts
     resume = getattr(args, "resume", None)
     if resume is not None:
@@ -89,8 +95,12 @@ async def attached(args: argparse.Namespace, on_status: Callable[[Status], None]
             here = await stack.enter_async_context(local_server(in_process_config(owner)))
             url, streaming = "in-process", reaching(here)
             desking = streaming
+        backoff = getattr(args, "retry", BACKOFF)  # play's --retry (tell has none)
+        streams = functools.partial(
+            Connection, transport=streaming, on_status=on_status, on_retry=on_retry, backoff=backoff
+        )
         if resume is not None:
-            conn = await stack.enter_async_context(Connection(url, transport=streaming, on_status=on_status))
+            conn = await stack.enter_async_context(streams(url))
             joined = await _resumed(conn, url, resume, world, desking)
             later = parts
         else:
@@ -104,9 +114,7 @@ async def attached(args: argparse.Namespace, on_status: Callable[[Status], None]
                     created = await desk.call("create", world=world, seed=args.seed, spin=parts or None)
                 instance, asked = created.instance, []  # the story's own spin, which the session starts from
             author = None if args.player else owner
-            conn = await stack.enter_async_context(
-                Connection(url, transport=streaming, author_token=author, on_status=on_status)
-            )
+            conn = await stack.enter_async_context(streams(url, author_token=author))
             joined = await conn.call("join", instance=instance, actor=args.actor, name=args.name, spin=asked or None)
         if args.server and hasattr(args, "resume"):  # play: a session on a server outlives this process
             print(f"[if play is cut off, --resume={joined.token} takes this session back]", file=sys.stderr)

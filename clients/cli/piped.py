@@ -8,8 +8,8 @@ from typing import ClassVar
 
 from clients.cli.lines import piped_lines, read_line
 from clients.cli.screen import Notice, Screen
-from clients.cli.status import show_status
-from clients.connection import Status
+from clients.cli.status import show_retry, show_status
+from clients.connection import Retrying, Status
 from protocol import messages as m
 
 PROMPT = "\n> "
@@ -66,6 +66,9 @@ class PipedScreen(Screen):
 
     def status(self, status: Status) -> None:
         show_status(status)
+
+    def retrying(self, retrying: Retrying) -> None:
+        show_retry(retrying)
 
     def _meanwhile(self, text: str) -> None:
         print(f"\n{text}")

@@ -30,7 +30,7 @@ async def test_play_keeps_a_line_typed_in_an_outage_and_sends_it_when_back(tmp_p
     out, err = tmp_path / "out.txt", tmp_path / "err.txt"
     with out.open("wb") as stdout, err.open("wb") as stderr:
         client = subprocess.Popen(
-            [sys.executable, "-m", "clients.cli.main", "play", "cloak", "--server", server.url],
+            [sys.executable, "-m", "clients.cli.main", "play", "cloak", "--server", server.url, "--retry", "0.01,0.05"],
             cwd=ROOT,
             env={**os.environ, "CURVESHIP_AUTHOR_TOKEN": AUTHOR},
             stdin=subprocess.PIPE,
@@ -44,6 +44,10 @@ async def test_play_keeps_a_line_typed_in_an_outage_and_sends_it_when_back(tmp_p
         await until_in(err, "reconnecting")
         client.stdin.write(b"w\n")  # typed while the server is away
         client.stdin.flush()
+        # Said now and then (the 1st, 2nd, 4th… try), not every try: past the 19 tries the client once made in
+        # the 30 s it waited before it gave up with exit 1.
+        said = await until_in(err, "not answering (32 tries)")
+        assert "not answering (1 try)" in said and "not answering (3 tries)" not in said
         assert client.poll() is None, "the client is still there"
         servers(data, server.port)
         told = await until_in(out, "Cloakroom")
