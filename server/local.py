@@ -14,10 +14,8 @@ from collections.abc import AsyncIterator, Callable
 import msgspec
 
 from protocol import messages as m
-from protocol.errors import Code
 from server import rpc
-from server.config import Config, host_of
-from server.host import Session
+from server.host import Host, Limits, Session
 
 IN_PROCESS_RATE = 1e6
 """The in-process server serves one reader, who may pipe in a long walkthrough: no rate limit to speak of."""
@@ -26,17 +24,12 @@ LOCAL_ADDRESS = "in-process"
 """What stands for the caller's address in the host's limits and logs."""
 
 
-def in_process_config(author_token: str) -> Config:
-    """The server tell and play start by default: authors only by token, no rate limit."""
-    return Config(author_token=author_token, rate=IN_PROCESS_RATE, burst=IN_PROCESS_RATE)
-
-
 class LocalServer:
-    """A host and its methods, made to `config`; `link` opens a connection to it, as a WebSocket would be."""
+    """A host and its methods, its limits a server's own but the rate; `link` opens a connection to it, as a
+    WebSocket would be. Authors only by `author_token`, which the process that makes it holds."""
 
-    def __init__(self, config: Config) -> None:
-        self.config = config
-        self.host = host_of(config)
+    def __init__(self, author_token: str) -> None:
+        self.host = Host(author_token=author_token, limits=Limits(IN_PROCESS_RATE, IN_PROCESS_RATE))
         self.methods = rpc.methods()
         self.links: set[LocalLink] = set()
 
@@ -65,13 +58,10 @@ class LocalLink:
         )
 
     async def send(self, data: bytes) -> bytes | None:
-        """Answer one message (a request or a batch); None when it gets no answer (notifications only)."""
-        config = self.server.config
-        if len(data) > config.max_message:
-            why = f"a message may be at most {config.max_message} bytes"
-            return msgspec.json.encode(rpc.error_response(Code.TOO_LARGE, why))
+        """Answer one message (a request or a batch); None when it gets no answer (notifications only). No cap
+        on its size: it comes from this process, not from someone on the network."""
         self.caller.session = self.session
-        return await rpc.handle(data, self.caller, self.server.methods, config.max_batch, config.max_answer)
+        return await rpc.handle(data, self.caller, self.server.methods)
 
     def close(self) -> None:
         """Let go of the session, as a closed socket does (it then counts as without a connection)."""
@@ -91,9 +81,9 @@ class LocalLink:
 
 
 @contextlib.asynccontextmanager
-async def local_server(config: Config) -> AsyncIterator[LocalServer]:
+async def local_server(author_token: str) -> AsyncIterator[LocalServer]:
     """A server in this process until the block ends; its links are closed at the end."""
-    made = LocalServer(config)
+    made = LocalServer(author_token)
     try:
         yield made
     finally:

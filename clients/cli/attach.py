@@ -89,10 +89,10 @@ async def attached(
             streaming, desking = "websocket", "http"
         else:
             from clients.transports.local import reaching
-            from server.local import in_process_config, local_server  # the server's code, only when it runs here
+            from server.local import local_server  # the server's code, only when it runs here
 
             owner = secrets.token_urlsafe(24)
-            here = await stack.enter_async_context(local_server(in_process_config(owner)))
+            here = await stack.enter_async_context(local_server(owner))
             url, streaming = "in-process", reaching(here)
             desking = streaming
         backoff = getattr(args, "retry", BACKOFF)  # play's --retry (tell has none)
