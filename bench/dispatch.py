@@ -19,7 +19,8 @@ CALLS = {
 
 async def _cost(raw: bytes, count: int) -> float:
     from server import rpc
-    from server.host import Host, Limits
+    from server.host import Host
+    from server.limits import Limits
 
     host = Host(limits=Limits(rate=1e9, burst=1e9))
     caller = rpc.Caller(host, author=True, remote="bench")

@@ -4,7 +4,7 @@ and what writing every change durably, before the reply, costs a command.
 The stores restarted from are built in this process, through a host and its keeper exactly as a server
 writes them (every command one committed transaction), only without the sockets in between. A restart is
 timed two ways: in this process, as `server.app` brings instances back before serving (open the store, then
-`Keeper.restore`), and as a person sees it, a new server process from its start to its first `/health`.
+`Host.reload`), and as a person sees it, a new server process from its start to its first `/health`.
 """
 
 from __future__ import annotations
@@ -109,7 +109,7 @@ def _restart_in_process(directory: Path) -> tuple[float, Host, Keeper]:
     def restore() -> tuple[Host, Keeper]:
         keeper = Keeper(Store(directory))
         host = Host(keeper=keeper)
-        keeper.restore(host)
+        host.reload()
         return host, keeper
 
     took, (host, keeper) = seconds(restore)

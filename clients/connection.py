@@ -13,10 +13,14 @@ A call, in order:
    resuming; `resume` keeps the one it was given; `leave` forgets it.
 
 When a WebSocket drops: calls still waiting for answers fail with ConnectionLost (they may or may not have
-taken effect); the socket is opened again with backoff and the session resumed; then the calls made
-meanwhile go through. `on_status` hears RECONNECTING, then RESUMED (or SESSION_LOST when the server no
-longer knows the token); `on_retry` hears each try that found no server, and when the next one is. Reopening
-never gives up: only closing the connection (Ctrl-C or Ctrl-D, for a person) ends it.
+taken effect); the socket is opened again with backoff and the session resumed with the last sequence
+number seen (`seq`, of any reply or notification), so the server sends again what was missed: its
+notifications, and the replies the drop lost (as LostReply), each once and in order among the rest; when it
+no longer holds them all, the turns missed are retold (`narrate`) and that Reply comes among the
+notifications. Then the calls made meanwhile go through. `on_status` hears RECONNECTING, then RESUMED (or
+SESSION_LOST when the server no longer knows the token); `on_retry` hears each try that found no server, and
+when the next one is. Reopening never gives up: only closing the connection (Ctrl-C or Ctrl-D, for a person)
+ends it.
 """
 
 from __future__ import annotations
@@ -120,6 +124,11 @@ class Connection:
         """Shown to the server until a session is joined, so `join` makes an author's session."""
         self.token: str | None = None
         """The joined session's token."""
+        self.seq = 0
+        """The highest sequence number seen of the session's replies and notifications: a notification at or
+        below it has been seen already (sent again by a resume) and is dropped."""
+        self.turn = 0
+        """The latest turn a reply or notification told of: a resume that missed too much retells from here."""
         self.on_status = on_status
         self.on_retry = on_retry
         self.outage = outage
@@ -194,7 +203,9 @@ class Connection:
 
     async def notifications(self) -> AsyncIterator[m.Result]:
         """The server's notifications as they arrive (`protocol.messages.NOTIFICATIONS`: Narration, Presence,
-        Ended), kept from the moment the connection opened; ends when it closes. WebSocket only; one reader."""
+        Ended, and LostReply after a resume), each once, kept from the moment the connection opened; after a
+        resume too late for the server to send again what was missed, a Reply: those turns retold. Ends when
+        the connection closes. WebSocket only; one reader."""
         if self.kind == "http":
             raise TypeError("notifications come only over a WebSocket")
         while (note := await self._notes.get()) is not None:
@@ -322,11 +333,25 @@ class Connection:
             return CallError(Code.INTERNAL_ERROR, f"the answer to {pending.method} breaks the contract: {error}")
         if isinstance(result, m.JoinResult | m.ForkResult):
             self.token = result.token
-        elif pending.method == "resume":
+            self.seq, self.turn = 0, result.turn  # a new session: its numbers start again
+        elif isinstance(result, m.ResumeResult):
+            if self.token != pending.params["token"]:
+                self.seq, self.turn = result.seq, result.turn  # another session than the one followed so far
             self.token = pending.params["token"]
+        elif isinstance(result, m.Reply):
+            self._seen(result.seq, result.turn)
         elif pending.method == "leave":
             self.token = None
         return result
+
+    def _seen(self, seq: int, turn: int | None) -> bool:
+        """Note a numbered message; whether it is new (not one seen already, sent again by a resume)."""
+        if turn is not None:
+            self.turn = max(self.turn, turn)
+        if seq and seq <= self.seq:
+            return False
+        self.seq = seq or self.seq
+        return True
 
     def _notification(self, message: dict[str, Any]) -> None:
         kind = m.NOTIFICATIONS.get(str(message.get("method")))
@@ -334,9 +359,12 @@ class Connection:
             log.debug("a notification this client does not know: %.200r", message)
             return
         try:
-            self._notes.put_nowait(msgspec.convert(message.get("params"), kind))
+            note = msgspec.convert(message.get("params"), kind)
         except msgspec.ValidationError as error:
             log.warning("a %s notification that breaks the contract: %s", message.get("method"), error)
+            return
+        if self._seen(getattr(note, "seq", 0), getattr(note, "turn", None)):
+            self._notes.put_nowait(note)
 
     def dropped(self) -> None:
         if self._closed:
@@ -373,7 +401,10 @@ class Connection:
                     await self._transport.open()
                     resumed = None
                     if self.token is not None:
-                        (resumed,) = await self._send([("resume", {"token": self.token})], batch=False, waits=False)
+                        asked = {"token": self.token, "last_seq": self.seq}
+                        (resumed,) = await self._send([("resume", asked)], batch=False, waits=False)
+                    if isinstance(resumed, m.ResumeResult) and resumed.state is not None:
+                        await self._retell(resumed.state)
             except (ConnectionLost, TimeoutError) as failed:
                 if isinstance(failed, TimeoutError):  # a socket half open, or a resume unanswered: let it go
                     self._fail_pending("the server did not answer in time")
@@ -390,6 +421,17 @@ class Connection:
             self._up.set()
             self._tell(status)
             return
+
+    async def _retell(self, state: m.StateResult) -> None:
+        """Too much was missed for the server to send it again: the turns since the last one seen, retold, come
+        among the notifications (as the Reply narrate gives)."""
+        missed = state.turn - self.turn
+        self.turn = max(self.turn, state.turn)
+        if missed <= 0:
+            return
+        (told,) = await self._send([("narrate", {"window": missed})], batch=False, waits=False)
+        if isinstance(told, m.Reply):
+            self._notes.put_nowait(told)
 
     def _retried(self, retrying: Retrying) -> None:
         if self.on_retry is None:

@@ -22,6 +22,15 @@ SpinArgument = str | list[SpinPart] | SpinSettings
 
 Window = Literal["all", "turn"] | Annotated[int, msgspec.Meta(ge=1)]
 
+Seq = Annotated[
+    int,
+    msgspec.Meta(
+        ge=0,
+        description="a session's sequence number: every Reply and notification of a session is numbered, and the "
+        "numbers only grow (0: nothing yet)",
+    ),
+]
+
 
 class Message(msgspec.Struct, kw_only=True, omit_defaults=True, forbid_unknown_fields=True):
     """The base of every message. Keyword-only, so messages read as names and values; defaults are left out
@@ -51,6 +60,15 @@ class Reply(Result):
     blocks: list[Block]
     turn: int
     ended: bool
+    seq: Annotated[
+        int,
+        msgspec.Meta(
+            ge=0,
+            description="The session's sequence number: a reply to a call that changes the story (command, undo, "
+            "restart) takes the next one, and resume sends it again if it was lost; a retelling (narrate) changes "
+            "nothing and carries the number the session has reached.",
+        ),
+    ] = 0
 
 
 class Node(Result):
@@ -129,6 +147,19 @@ class JoinParams(Message):
 
 class ResumeParams(Message):
     token: Token
+    last_seq: (
+        Annotated[
+            int,
+            msgspec.Meta(
+                ge=0,
+                description="The last sequence number this client saw (of a Reply or a notification). Over a "
+                "WebSocket the server sends again, as notifications and in order, the session's messages numbered "
+                "after it; when it no longer holds them all, the result carries a fresh state instead. Left out: "
+                "nothing is sent again.",
+            ),
+        ]
+        | None
+    ) = None
 
 
 class CommandParams(Message):
@@ -209,6 +240,26 @@ class ResumeResult(Result):
     instance: str
     actor: str
     turn: int
+    seq: Annotated[
+        int, msgspec.Meta(ge=0, description="The session's last sequence number when this answer was made.")
+    ] = 0
+    replayed: Annotated[
+        int,
+        msgspec.Meta(
+            ge=0,
+            description="How many messages after last_seq were sent again on this socket as notifications, each "
+            "with its own seq, in order, before this answer and before any later message.",
+        ),
+    ] = 0
+    state: Annotated[
+        StateResult | None,
+        msgspec.Meta(
+            description="Given when last_seq is older than the messages the server keeps for a session (the "
+            "resume_buffer limit), or than its last restart, or over HTTP (which carries no notifications) when "
+            "anything was missed: where the session stands now. A client retells the turns since the last one it "
+            "saw (narrate with a window); nothing is sent again, and later messages come as they happen.",
+        ),
+    ] = None
 
 
 class Empty(Result):
@@ -305,6 +356,20 @@ class Narration(Result):
     turn: int
     text: str
     blocks: list[Block]
+    seq: Seq = 0
+    """Every notification carries the session's next sequence number."""
+
+
+class LostReply(Result):
+    """A Reply this session's connection lost (it dropped before the answer arrived), sent again on `resume`,
+    numbered as it was first."""
+
+    method: Annotated[str, msgspec.Meta(description="The call it answered: command, undo or restart.")]
+    text: str
+    blocks: list[Block]
+    turn: int
+    ended: bool
+    seq: Seq = 0
 
 
 class Presence(Result):
@@ -314,6 +379,7 @@ class Presence(Result):
     name: str
     actor: str
     event: Literal["joined", "left"]
+    seq: Seq = 0
 
 
 class Ended(Result):
@@ -321,6 +387,12 @@ class Ended(Result):
 
     instance: str
     turn: int
+    seq: Seq = 0
 
 
-NOTIFICATIONS: dict[str, type[Result]] = {"narration": Narration, "presence": Presence, "ended": Ended}
+NOTIFICATIONS: dict[str, type[Result]] = {
+    "narration": Narration,
+    "presence": Presence,
+    "ended": Ended,
+    "reply": LostReply,
+}

@@ -7,7 +7,7 @@ import contextlib
 import ipaddress
 import logging
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -22,8 +22,11 @@ from protocol.errors import Code
 from protocol.openrpc import document
 from server import rpc
 from server.connections import RESERVED_DESCRIPTORS, Guard, GuardedSite, raise_descriptor_limit
-from server.host import Host, Limits, Lockout, Session
+from server.host import Host
+from server.limits import Limits, Lockout
 from server.persist import Keeper
+from server.seats import Session
+from server.sequence import KEPT, Message
 from server.store import Store
 from server.web import add_browser_client
 
@@ -62,6 +65,9 @@ class Config:
     """Seconds a kept-alive connection may wait between requests before it is closed."""
     outbox: int = 256
     """Messages queued for one socket; a client that falls this far behind is disconnected (it may resume)."""
+    resume_buffer: int = KEPT
+    """The most recent messages (numbered replies and notifications) one session keeps: `resume` with a last
+    `seq` sends again those after it, or, when it is older than these, a fresh state."""
     author_on_loopback: bool = False
     author_token: str | None = None
     rate: float = 20.0
@@ -104,7 +110,7 @@ class Config:
     every `token_failure_every` seconds. While locked out, every request with a token is refused (-32006)."""
     token_failure_every: float = 6.0
     clock: Callable[[], float] = time.monotonic
-    """The time, for rate limits and lockouts; tests step their own."""
+    """The host's clock: rate limits, lockouts, presence, session expiry and idle instances; tests step their own."""
 
     def __post_init__(self) -> None:
         if self.author_token is not None and len(self.author_token) < MIN_AUTHOR_TOKEN:
@@ -136,6 +142,7 @@ def create_app(config: Config | None = None) -> web.Application:
         instances=config.max_instances,
         per_address=config.instances_per_address,
         saves=config.max_saves,
+        kept=config.resume_buffer,
     )
     lockout = Lockout(config.token_failures, config.token_failure_every, clock=config.clock)
     app[HOST] = Host(author_token=config.author_token, limits=limits, lockout=lockout, clock=config.clock)
@@ -215,8 +222,7 @@ def _sweeping(config: Config) -> Callable[[web.Application], AsyncIterator[None]
                         log.info("session of %s (%s) detached: no connection", session.name, session.actor)
                     for session in await host.expire(config.session_idle):
                         log.info("session of %s (%s) expired", session.name, session.actor)
-                    if host.keeper is not None:
-                        await host.keeper.revive(host)
+                    await host.revive()
                     for instance in await host.retire_idle(config.instance_idle):
                         log.info("instance %s (%s) retired: nobody played it for a while", instance.id, instance.world)
                 except Exception:  # the next sweep tries again; serving goes on
@@ -238,15 +244,15 @@ def _kept_in(directory: Path) -> Callable[[web.Application], AsyncIterator[None]
         host = app[HOST]
         started = time.perf_counter()
         keeper = Keeper(Store(directory))
-        keeper.restore(host)
         host.keeper = keeper
+        host.reload()
         log.info(
             "restored %d instances and %d sessions from %s in %.2f s (%d kept but not loaded)",
             len(host.instances),
             len(host.sessions),
             directory,
             time.perf_counter() - started,
-            len(keeper.stale),
+            len(host.stale),
         )
         yield
         await keeper.flushed()  # a snapshot under way is stored, not cut off
@@ -486,11 +492,14 @@ class Outbox:
     def notify(self, method: str, params: m.Result) -> None:
         self.put(msgspec.json.encode({"jsonrpc": "2.0", "method": method, "params": params}))
 
-    def bind(self, session: Session) -> None:
+    def bind(self, session: Session, missed: Sequence[Message] = ()) -> None:
+        """Hear `session`'s notifications from now on, after `missed` (numbered already), sent first."""
         if self.session is not None:
             self.session.unlisten(self.notify)
         self.session = session
         session.listen(self.notify)
+        for method, params in missed:
+            self.notify(method, params)
 
     async def close(self) -> None:
         if self.session is not None:
@@ -626,9 +635,9 @@ class _MaskChecked:
         return self.inner.feed_data(data)  # type: ignore[no-any-return]
 
 
-def _binder(outbox: Outbox) -> Callable[[Session], None]:
-    def bind(session: Session) -> None:
-        outbox.bind(session)
+def _binder(outbox: Outbox) -> Callable[[Session, Sequence[Message]], None]:
+    def bind(session: Session, missed: Sequence[Message]) -> None:
+        outbox.bind(session, missed)
 
     return bind
 

@@ -23,7 +23,7 @@ from pathlib import Path
 import spins as spin_package
 import worlds as world_package
 from protocol.spin import Spin, spin_argument
-from server.engine.errors import EngineError, SpinError, UnknownName, WorldError
+from server.engine.errors import EngineError, PathRefused, SpinError, UnknownName, WorldError
 from server.engine.spin import SpinFile, SpinLibrary, parse_spin_file, spun
 from server.engine.world.definition import WorldDefinition
 from spins import names as spin_names
@@ -31,10 +31,6 @@ from worlds import names as world_names
 
 MAX_SPIN_FILE = 64 * 1024
 """The largest spin file read by path, in bytes: the shipped ones are under 2 KiB."""
-
-
-class PathRefused(EngineError):
-    """A file was named by its path where only shipped names are allowed (a caller who is not an author)."""
 
 
 def is_path(name: str, suffix: str) -> bool:

@@ -1,4 +1,4 @@
-"""Live world instances and the sessions playing them: one lock a instance, and notifications to each player.
+"""The host: every live instance and session of one server, and each call made to them, one lock an instance.
 
 The turn model, for several players in one instance:
 1. Each command is one tick for the whole instance, applied one at a time under the instance's lock; a
@@ -17,217 +17,48 @@ nobody took its actor meanwhile (else -32004). Long after, with still no connect
 
 from __future__ import annotations
 
-import asyncio
 import bisect
-import contextvars
-import functools
 import logging
 import secrets
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from functools import cache
 from typing import Any
 
 import msgspec
 
 from protocol import messages as m
-from protocol.commands import SEPARATORS, split_commands
+from protocol.commands import split_commands
 from protocol.errors import Code, RpcError
 from protocol.spin import Spin
-from server.catalog import (
-    PathRefused,
-    is_path,
-    load_spin,
-    load_world,
-    shipped_spin,
-    spin_library,
-    spin_names,
-    world_names,
-)
-from server.engine.errors import EngineError, Forbidden, SpinError, StoryEnded, TemplateError, UnknownName
-from server.engine.narrator import Telling, render
+from server.catalog import load_spin, load_world, spin_library, spin_names, world_names
+from server.engine.errors import EngineError
+from server.engine.narrator import Discourse, Telling, render
 from server.engine.player import Player
 from server.engine.snapshot import capture, resume
-from server.engine.spin import SpinFile, SpinLibrary, spun
 from server.engine.story import Story, Turn
-from server.engine.trees import Node, listing
-from server.engine.vocabulary import Words, standard_words
-from server.engine.world.items import Item, Room
-from server.persist import Keeper, Stale
+from server.engine.trees import listing
+from server.limits import Bucket, Limits, Lockout
+from server.persist import Forgetful, Keeps, Stale, since
+from server.seats import Instance, Session
+from server.sequence import Sequence
+from server.store import StoredSession
+from server.wire import (
+    blocks,
+    engine_errors,
+    node,
+    reading_spins,
+    spin_settings,
+    spun_argument,
+    title,
+    vocabulary_result,
+)
 
 log = logging.getLogger(__name__)
 
-Notify = Callable[[str, m.Result], None]
-"""Sends one notification to one session's connections: never blocks (slow clients are dealt with there)."""
-
 SHARED = frozenset({"undo", "restart", "restore"})
+"""Directives that change the story for everyone in it, whether called as methods or typed as commands."""
 REWOUND = {"undo": "took back the last turn", "restart": "began the story again", "restore": "went back to a save"}
 """What the others are told when an author does one of SHARED with them in the story."""
-"""Directives that change the story for everyone in it, whether called as methods or typed as commands."""
-
-
-CREATE_COST = 10
-"""What `create` takes from its caller's allowance, in requests: a new instance costs far more than a call."""
-
-WORK_PER_SECOND = 200.0
-"""Requests charged for each second of engine work a call does on the event loop (5 ms a request): at the
-default rate a session may have a tenth of the loop for itself, and no more, however costly its calls are
-(`actions` tries every command; `narrate` of a long story tells all of it)."""
-
-WORK: contextvars.ContextVar[list[float] | None] = contextvars.ContextVar("work", default=None)
-"""Seconds of engine work the call being handled has done so far, for it to be charged (see `_engine`)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Limits:
-    """How fast a session may go: `rate` requests a second on average, `burst` at once (each command of a
-    line counts as a request); an address without a session gets ten sessions' worth. `commands`: the
-    most commands one line may hold; `instances`: the most instances the server holds."""
-
-    rate: float = 20.0
-    burst: float = 60.0
-    commands: int = 16
-    instances: int = 1000
-    per_address: int = 20
-    """The most live instances made from one address (authors' aside)."""
-    saves: int = 20
-    """The most saves one instance keeps; a new name beyond is refused (a name already used is overwritten)."""
-
-
-@dataclass(eq=False)
-class Bucket:
-    """A token bucket: full at first, refilled at `limits.rate` a second up to `limits.burst`."""
-
-    clock: Callable[[], float] = time.monotonic
-    allowance: float | None = None
-    """What may be spent now, in requests; None: full (nothing spent yet). Below nothing after a costly call."""
-    checked: float = 0.0
-
-    def _refill(self, limits: Limits) -> float:
-        now = self.clock()
-        if self.allowance is None:
-            allowance = limits.burst
-        else:
-            allowance = min(limits.burst, self.allowance + (now - self.checked) * limits.rate)
-        self.checked = now
-        return allowance
-
-    def admit(self, limits: Limits, cost: float = 1) -> bool:
-        """Whether `cost` more requests fit the limits now (all or none are taken). A cost above the burst
-        is taken as the whole burst, so anything allowed at all can be done, if slowly."""
-        allowance = self._refill(limits)
-        cost = min(cost, limits.burst)
-        if allowance < cost:
-            self.allowance = allowance
-            return False
-        self.allowance = allowance - cost
-        return True
-
-    def charge(self, limits: Limits, cost: float) -> None:
-        """Take `cost` more after the fact (work done, bytes answered): the allowance may go below nothing,
-        and the next requests wait until it refills; never further than ten bursts below, so one costly
-        call does not shut its caller out for good."""
-        self.allowance = max(-10 * limits.burst, self._refill(limits) - cost)
-
-
-class Lockout:
-    """Wrong tokens by address: each address may show `allowed` wrong ones at once, and one more each `every`
-    seconds after; past that it is locked out, so guessing an author's (or anyone's) token takes forever."""
-
-    def __init__(self, allowed: int = 20, every: float = 6.0, *, clock: Callable[[], float] = time.monotonic) -> None:
-        self.allowed = allowed
-        self.every = every
-        self.clock = clock
-        self._wrong: dict[str, tuple[float, float]] = {}
-        """address → (wrong tokens not yet forgiven, when that was counted)."""
-
-    def _level(self, address: str) -> float:
-        count, when = self._wrong.get(address, (0.0, 0.0))
-        return max(0.0, count - (self.clock() - when) / self.every)
-
-    def locked(self, address: str) -> float:
-        """Seconds until this address may show a token again; 0 when it may now."""
-        over = self._level(address) - self.allowed + 1
-        return over * self.every if over > 0 else 0.0
-
-    def failed(self, address: str) -> None:
-        if len(self._wrong) > 10_000:  # forget the forgiven rather than grow without bound
-            self._wrong = {a: v for a, v in self._wrong.items() if self._level(a) > 0}
-        self._wrong[address] = (self._level(address) + 1, self.clock())
-
-
-@dataclass(eq=False)
-class Session:
-    """One player in one instance: its token, its actor, its name, and its Player (spin and discourse)."""
-
-    token: str
-    instance: Instance
-    actor: str
-    name: str
-    author: bool
-    player: Player
-    listeners: set[Notify] = field(default_factory=set)
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    """Holds one request of this session at a time, so its requests are handled in the order received."""
-    bucket: Bucket = field(default_factory=Bucket)
-    seen: float = field(default_factory=time.monotonic)
-    """When it last made a request, lost its last socket, or was brought back: a session unseen for a while
-    with no socket is detached, and long after that it expires."""
-    detached: bool = False
-    """Away: not seated in its instance (its actor follows its script, anyone may take it up) until it is
-    seated again by `resume` or a call acting for it."""
-
-    def admit(self, limits: Limits, cost: float = 1) -> bool:
-        self.seen = time.monotonic()
-        return self.bucket.admit(limits, cost)
-
-    def listen(self, listener: Notify) -> None:
-        """A connection (a socket) is bound to this session: it hears its notifications."""
-        self.listeners.add(listener)
-
-    def unlisten(self, listener: Notify) -> None:
-        """A connection is no longer bound to it: the time it has been without one counts from now."""
-        if listener in self.listeners:
-            self.listeners.discard(listener)
-            self.seen = time.monotonic()
-
-    def notify(self, method: str, params: m.Result) -> None:
-        for listener in list(self.listeners):
-            listener(method, params)
-
-
-@dataclass(eq=False)
-class Instance:
-    """One running world: its story, its seed and creation spin, and who plays it."""
-
-    id: str
-    world: str
-    seed: int
-    story: Story
-    sessions: dict[str, Session] = field(default_factory=dict)
-    """The sessions seated in it, by token: its players."""
-    away: dict[str, Session] = field(default_factory=dict)
-    """Its detached sessions, by token: they play nobody until seated again."""
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    """Held by each call that reads or changes the story."""
-    turns: asyncio.Lock = field(default_factory=asyncio.Lock)
-    """Held by one message of its sessions at a time (taken by the dispatcher, which sees whole batches)."""
-    creator: str = ""
-    """The address it was made from, for the quota per address."""
-    kept: bool = False
-    """Made by an author: never retired for being idle."""
-    active: float = field(default_factory=time.monotonic)
-    """When it last changed, or last had a session seated (host clock)."""
-
-    def player_of(self, actor: str) -> Session | None:
-        return next((s for s in self.sessions.values() if s.actor == actor), None)
-
-    def info(self) -> m.InstanceInfo:
-        players = [m.PlayerInfo(name=s.name, actor=s.actor) for s in self.sessions.values()]
-        return m.InstanceInfo(
-            instance=self.id, world=self.world, turn=self.story.turn, ended=self.story.ended, players=players
-        )
 
 
 class Host:
@@ -238,7 +69,7 @@ class Host:
         *,
         author_token: str | None = None,
         limits: Limits | None = None,
-        keeper: Keeper | None = None,
+        keeper: Keeps | None = None,
         lockout: Lockout | None = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
@@ -246,8 +77,13 @@ class Host:
         self.clock = clock
         self.lockout = lockout or Lockout(clock=clock)
         """Wrong tokens by address: too many, and that address may show none for a while."""
-        self.keeper = keeper
-        """Writes every change to the store before it is answered; None keeps instances in memory only."""
+        self.keeper: Keeps = keeper or Forgetful()
+        """Writes every change to the store before it is answered (the Forgetful one keeps nothing)."""
+        self.stale: dict[str, Stale] = {}
+        """Stored instances out of service, by id: not brought back (their world changed, their log would not
+        replay), or taken out because a change to them could not be stored."""
+        self.parked: dict[str, str] = {}
+        """Stored sessions whose instance is out of service: token → instance id."""
         self.instances: dict[str, Instance] = {}
         self._making: dict[str, str] = {}
         """Ids of instances being made (their creation awaits the store) → the address making each: counted
@@ -262,7 +98,7 @@ class Host:
 
     def knows_token(self, token: str) -> bool:
         """Whether `token` names a session, live or kept for an instance not loaded."""
-        return token in self.sessions or (self.keeper is not None and token in self.keeper.parked)
+        return token in self.sessions or token in self.parked
 
     # -- catalogue ----------------------------------------------------------------------------------
 
@@ -310,7 +146,7 @@ class Host:
     async def create(self, params: m.CreateParams, *, author: bool = False, caller: str = "") -> m.CreateResult:
         """A new instance. The limits (in all, and per address for all but authors) are checked and its place
         taken before anything is awaited, so creates at once cannot pass them."""
-        taken = {**self.instances, **self._making, **(self.keeper.stale if self.keeper else {})}  # stale ids too
+        taken = {**self.instances, **self._making, **self.stale}  # stale ids too
         instance_id = _new_id(taken)
         self._check_room(author, caller)
         self._making[instance_id] = caller
@@ -342,16 +178,18 @@ class Host:
 
     async def _create(self, instance_id: str, params: m.CreateParams, author: bool, caller: str) -> m.CreateResult:
         # A world named by path is a Python file run on this machine: only an author may have one run.
-        definition = _engine(lambda: load_world(params.world, allow_paths=author), field_name="world")
+        with engine_errors("world"):
+            definition = load_world(params.world, allow_paths=author)
         library = await reading_spins(params.spin, author)
         seed = params.seed if params.seed is not None else secrets.randbelow(2**31)
         story = Story(definition, seed=seed)
         if params.spin is not None:
-            asked = params.spin
-            story.spin = _engine(lambda: _spun(story.spin, asked, story, library), field_name="spin")
-            _engine(lambda: story.check_spin(story.spin), field_name="spin")
+            with engine_errors("spin"):
+                story.spin = spun_argument(story.spin, params.spin, story, library)
+                story.check_spin(story.spin)
         if not definition.interactive:
-            _engine(story.run_to_end)
+            with engine_errors():
+                story.run_to_end()
         instance = Instance(
             id=instance_id,
             world=params.world,
@@ -359,18 +197,17 @@ class Host:
             story=story,
             creator=caller,
             kept=author,
-            active=self.clock(),
+            clock=self.clock,
         )
-        if self.keeper is not None:
-            async with instance.lock:
-                await self.keeper.created(instance, spin_settings(story.spin))
+        async with instance.lock:
+            await self.keeper.created(instance, spin_settings(story.spin))
         self.instances[instance.id] = instance
         return m.CreateResult(instance=instance.id)
 
     def instance(self, instance_id: str) -> Instance:
         instance = self.instances.get(instance_id)
         if instance is None:
-            stale = self.keeper.stale.get(instance_id) if self.keeper else None
+            stale = self.stale.get(instance_id)
             if stale is not None:
                 raise RpcError(
                     Code.UNKNOWN, f"instance {instance_id!r} is not loaded: {stale.reason}", {"field": "instance"}
@@ -411,7 +248,7 @@ class Host:
     async def detach_idle(self, grace: float) -> list[Session]:
         """Detach the seated sessions that have had no connection for `grace` seconds: no socket bound, no
         request. Their actors go back to their scripts, and the others hear they left."""
-        now = time.monotonic()
+        now = self.clock()
         idle = [
             s
             for s in self.sessions.values()
@@ -453,7 +290,7 @@ class Host:
             del instance.away[session.token]
             instance.sessions[session.token] = session
             session.detached = False
-            session.seen = time.monotonic()
+            session.seen = self.clock()
             if instance.story.definition.interactive:
                 instance.story.take(session.actor)
             await self._kept(instance)
@@ -475,14 +312,14 @@ class Host:
         session = self.session(token)
         async with session.lock:
             await self.seat(session)
-            session.seen = time.monotonic()
+            session.seen = self.clock()
         instance = session.instance
         return session, m.ResumeResult(instance=instance.id, actor=session.actor, turn=instance.story.turn)
 
     async def expire(self, idle: float) -> list[Session]:
         """Let go of sessions with no open socket that made no request for `idle` seconds: their actors are
         free again (if they were not already), and their tokens no longer resume (-32002)."""
-        now = time.monotonic()
+        now = self.clock()
         stale = [s for s in self.sessions.values() if not s.listeners and not s.lock.locked() and now - s.seen > idle]
         for session in stale:
             await self.leave(session)
@@ -503,27 +340,96 @@ class Host:
                 if instance.sessions or instance.away or self.instances.get(instance.id) is not instance:
                     continue
                 del self.instances[instance.id]
-                if self.keeper is not None:
-                    await self.keeper.retired(instance)
+                await self.keeper.retired(instance)
         return idle_ones
+
+    def reload(self, only: str | None = None) -> None:
+        """Bring back what the keeper holds (or, `only`, that one instance and its sessions): each instance it
+        could resume is loaded again, the others are out of service (and say why); each stored session is
+        seated in its instance again, or parked until that is loaded. A damaged store raises StoreError."""
+        reloaded = self.keeper.restore(only)
+        for stale in reloaded.stale:
+            self.stale[stale.id] = stale
+        for stored, story in reloaded.stories:
+            self.stale.pop(stored.id, None)
+            instance = Instance(
+                id=stored.id,
+                world=stored.world,
+                seed=stored.seed,
+                story=story,
+                clock=self.clock,
+                creator=stored.creator,
+                kept=stored.kept,
+            )
+            instance.active = since(self.clock(), stored.active)
+            self.instances[stored.id] = instance
+        for stored_session in reloaded.sessions:
+            self._reseat(stored_session)
+
+    def _reseat(self, stored: StoredSession) -> None:
+        """A stored session, seated again in its loaded instance (away, if it was detached), or parked."""
+        instance = self.instances.get(stored.instance)
+        if instance is None:  # its instance is not loaded: the session is kept in the store for when it is
+            self.parked[stored.token] = stored.instance
+            return
+        self.parked.pop(stored.token, None)
+        try:
+            player = Player(instance.story, stored.actor, author=stored.author, named_spins=spin_library(stored.author))
+            player.spin = msgspec.convert(stored.spin, Spin)
+            # Checked again as when it was set: a session stored by an older server, or a file edited by
+            # hand, may not tell through an actor, or command one, its player may not use.
+            instance.story.check_spin(player.spin)
+            player.check_focalizer(player.spin)
+        except (EngineError, msgspec.ValidationError) as error:
+            log.warning("session of %s in %s not brought back: %s", stored.name, instance.id, error)
+            return
+        player.discourse = Discourse(mentioned=frozenset(stored.mentioned))
+        session = Session(
+            stored.token,
+            instance,
+            stored.actor,
+            stored.name,
+            stored.author,
+            player,
+            detached=stored.detached,
+            sequence=Sequence(last=stored.seq, limit=self.limits.kept),
+        )
+        session.seen = since(self.clock(), stored.seen)
+        # A detached session stays away (its actor was let go, as the log says) until it is resumed.
+        seats = instance.away if session.detached else instance.sessions
+        seats[session.token] = session
+        self.sessions[session.token] = session
+
+    async def revive(self) -> list[str]:
+        """Bring back the instances taken out of service because a change could not be stored, once the store
+        takes a write again (space freed, the disk back): each as it was last stored, its sessions seated
+        again. The ids brought back."""
+        waiting = [id_ for id_, stale in self.stale.items() if stale.retry]
+        if not waiting or not await self.keeper.writable(waiting[0]):
+            return []  # still full, or still failing: the next sweep tries again
+        back = []
+        for id_ in waiting:
+            self.reload(only=id_)
+            if id_ in self.instances:
+                log.info("instance %s back in service: the store takes writes again", id_)
+                back.append(id_)
+        return back
 
     async def _kept(self, instance: Instance, gone: tuple[str, ...] = ()) -> None:
         """Write what changed in `instance` to the store, if there is one, before anything is answered. If it
         cannot be written (a full or failing disk), the change must not be seen as made: the instance is taken
         out of service, and after a restart it is back as it was last stored."""
         instance.active = self.clock()
-        if self.keeper is None:
-            return
         try:
             await self.keeper.changed(instance, gone)
         except Exception:
             log.exception("instance %s: a change could not be stored; taken out of service", instance.id)
             reason = "its last change could not be stored; it is out of service until the store takes writes again"
-            self.keeper.stale[instance.id] = Stale(instance.id, instance.world, reason, retry=True)
+            self.stale[instance.id] = Stale(instance.id, instance.world, reason, retry=True)
             self.instances.pop(instance.id, None)
             for token in (*instance.sessions, *instance.away):
                 self.sessions.pop(token, None)
-                self.keeper.parked[token] = instance.id
+                self.parked[token] = instance.id
             raise RpcError(
                 Code.INTERNAL_ERROR,
                 f"The change could not be stored, so it is not made: instance {instance.id} is out of service "
@@ -547,20 +453,16 @@ class Host:
             player = Player(
                 story, actor, spin=_told_by(story, actor, author), author=author, named_spins=spin_library(author)
             )
-            if params.spin is not None:
-                asked = params.spin
-                player.spin = _engine(lambda: _spun(player.spin, asked, player.story, library), field_name="spin")
-
-            # Checked even without a spin asked for: the instance's own spin (given at creation) may tell
-            # through, or command, someone else; and before the actor is taken, so a refusal leaves no trace.
-            def allowed() -> None:
+            with engine_errors("spin"):
+                if params.spin is not None:
+                    player.spin = spun_argument(player.spin, params.spin, player.story, library)
+                # Checked even without a spin asked for: the instance's own spin (given at creation) may tell
+                # through, or command, someone else; and before the actor is taken, so a refusal leaves no trace.
                 story.check_spin(player.spin)
                 player.check_focalizer(player.spin)
-
-            _engine(allowed, field_name="spin")
             token = secrets.token_urlsafe(24)
             name = params.name or actor.lstrip("@")
-            session = Session(token, instance, actor, name, author, player)
+            session = Session(token, instance, actor, name, author, player, sequence=Sequence(limit=self.limits.kept))
             if story.definition.interactive:
                 story.take(actor)
             opening = player.opening()
@@ -576,7 +478,7 @@ class Host:
             actor=actor,
             turn=story.turn,
             text=opening.text,
-            blocks=_blocks(opening),
+            blocks=blocks(opening),
         )
         return session, result
 
@@ -585,7 +487,7 @@ class Host:
         in it for the same actor, with the session's spin and what it was told: the caller plays on there
         alone (the copy's other actors keep to their scripts). The original is left as it was. Held to the
         same limits as `create`, checked, and its place taken, before anything is awaited."""
-        taken = {**self.instances, **self._making, **(self.keeper.stale if self.keeper else {})}
+        taken = {**self.instances, **self._making, **self.stale}
         instance_id = _new_id(taken)
         self._check_room(session.author, caller)
         self._making[instance_id] = caller
@@ -597,7 +499,8 @@ class Host:
     async def _fork(self, instance_id: str, session: Session, caller: str) -> tuple[Session, m.ForkResult]:
         original = session.instance
         async with original.lock:
-            story = _engine(lambda: _copied(original.story))
+            with engine_errors():
+                story = _copied(original.story)
             player = Player(story, session.actor, author=session.author, named_spins=spin_library(session.author))
             player.spin, player.discourse = session.player.spin, session.player.discourse
         for actor in sorted(story.simulation.played - {session.actor}):
@@ -611,14 +514,21 @@ class Host:
             story=story,
             creator=caller,
             kept=session.author,
-            active=self.clock(),
+            clock=self.clock,
         )
         token = secrets.token_urlsafe(24)
-        forked = Session(token, instance, session.actor, session.name, session.author, player)
+        forked = Session(
+            token,
+            instance,
+            session.actor,
+            session.name,
+            session.author,
+            player,
+            sequence=Sequence(limit=self.limits.kept),
+        )
         instance.sessions[token] = forked
-        if self.keeper is not None:
-            async with instance.lock:  # stored like a new instance, with its whole log and the new session
-                await self.keeper.created(instance, spin_settings(story.spin))
+        async with instance.lock:  # stored like a new instance, with its whole log and the new session
+            await self.keeper.created(instance, spin_settings(story.spin))
         self.instances[instance.id] = instance
         self.sessions[token] = forked
         result = m.ForkResult(
@@ -629,9 +539,9 @@ class Host:
     def session(self, token: str | None) -> Session:
         session = self.sessions.get(token or "")
         if session is None:
-            parked = self.keeper.parked.get(token or "") if self.keeper else None
-            if parked is not None and self.keeper is not None and parked in self.keeper.stale:
-                reason = self.keeper.stale[parked].reason
+            parked = self.parked.get(token or "")
+            if parked is not None and parked in self.stale:
+                reason = self.stale[parked].reason
                 raise RpcError(Code.NO_SESSION, f"this session's instance {parked!r} is not loaded: {reason}")
             raise RpcError(Code.NO_SESSION, "no session: join an instance, or give its token")
         return session
@@ -669,10 +579,8 @@ class Host:
             where = _where(instance.story)
             news: list[tuple[Session, m.Narration]] = []
             try:
-                telling = _engine(
-                    lambda: session.player.command(text, lambda turn: news.extend(self._news(session, turn))),
-                    field_name="text",
-                )
+                with engine_errors("text"):
+                    telling = session.player.command(text, lambda turn: news.extend(self._news(session, turn)))
             finally:
                 await self._kept(instance)  # what happened before an error is kept too
                 # Told to the others only once it is kept: nobody hears of a turn a crash could still take back.
@@ -698,7 +606,7 @@ class Host:
             telling = other.player.news(turn)
             if telling is not None:
                 narration = m.Narration(
-                    instance=instance.id, turn=instance.story.turn, text=telling.text, blocks=_blocks(telling)
+                    instance=instance.id, turn=instance.story.turn, text=telling.text, blocks=blocks(telling)
                 )
                 news.append((other, narration))
         return news
@@ -709,14 +617,11 @@ class Host:
         async with instance.lock:
             player = session.player
             asked = params.spin
-            spin = (
-                player.spin
-                if asked is None
-                else _engine(lambda: _spun(player.spin, asked, player.story, library), "spin")
-            )
-            if params.window is not None:
-                spin = msgspec.structs.replace(spin, window=params.window)
-            telling = _engine(lambda: player.recount(spin) if spin.window == "all" else _retold(player, spin), "spin")
+            with engine_errors("spin"):
+                spin = player.spin if asked is None else spun_argument(player.spin, asked, player.story, library)
+                if params.window is not None:
+                    spin = msgspec.structs.replace(spin, window=params.window)
+                telling = player.recount(spin) if spin.window == "all" else _retold(player, spin)
             return self._reply(instance, telling)
 
     async def spin(self, session: Session, params: m.SpinParams) -> m.SpinResult:
@@ -724,8 +629,9 @@ class Host:
         if params.set:
             asked = params.set
             library = await reading_spins(asked, session.author)
-            changed: Spin = _engine(lambda: _spun(player.spin, asked, player.story, library), field_name="set")
-            _engine(lambda: player.check_focalizer(changed), field_name="set")
+            with engine_errors("set"):
+                changed = spun_argument(player.spin, asked, player.story, library)
+                player.check_focalizer(changed)
             player.spin = changed
             async with session.instance.lock:
                 await self._kept(session.instance)
@@ -735,17 +641,18 @@ class Host:
         actor = params.actor or session.actor
         async with session.instance.lock:
             # An actor the world does not have is unknown (-32001) to everyone, not forbidden to players.
-            _engine(lambda: session.instance.story.check_actor(actor), field_name="actor")
-            text = _engine(lambda: session.player.concept_listing(actor), field_name="actor")
+            with engine_errors("actor"):
+                session.instance.story.check_actor(actor)
+                text = session.player.concept_listing(actor)
             tree = session.instance.story.concept_tree(actor)
-        return m.ConceptResult(actor=actor, tree=_node(tree), text=text)
+        return m.ConceptResult(actor=actor, tree=node(tree), text=text)
 
     async def world(self, session: Session) -> m.WorldResult:
         if not session.author:
             raise RpcError(Code.FORBIDDEN, "The true world is for authors only.")
         async with session.instance.lock:
             tree = session.instance.story.world_tree()
-        return m.WorldResult(tree=_node(tree), text=listing(tree))
+        return m.WorldResult(tree=node(tree), text=listing(tree))
 
     async def undo(self, session: Session) -> m.Reply:
         return await self._alone(session, "undo")
@@ -759,7 +666,8 @@ class Host:
         async with instance.lock:
             self._check_alone(session, directive)
             where = _where(instance.story)
-            telling = _engine(lambda: session.player.command(directive))
+            with engine_errors():
+                telling = session.player.command(directive)
             await self._kept(instance)
             self._tell_rewound(session, directive, where)
             return self._reply(instance, telling)
@@ -791,7 +699,8 @@ class Host:
         async with instance.lock:
             self._check_alone(session, "restore")
             where = _where(instance.story)
-            _engine(lambda: session.player.restore(name), field_name="name")
+            with engine_errors("name"):
+                session.player.restore(name)
             await self._kept(instance)
             self._tell_rewound(session, "restore", where)
             return m.SaveResult(name=name, turn=instance.story.turn)
@@ -799,7 +708,10 @@ class Host:
     async def actions(self, session: Session) -> m.ActionsResult:
         async with session.instance.lock:
             story = session.instance.story
-            commands = [] if story.ended else _engine(lambda: story.possible_commands(session.actor))
+            commands: list[str] = []
+            if not story.ended:
+                with engine_errors():
+                    commands = story.possible_commands(session.actor)
         return m.ActionsResult(commands=commands)
 
     async def state(self, session: Session) -> m.StateResult:
@@ -815,7 +727,7 @@ class Host:
                 actor=session.actor,
                 turn=instance.story.turn,
                 room=room,
-                room_name=_title(world.items.get(room or "")),
+                room_name=title(world.items.get(room or "")),
                 inventory=list(world.children[session.actor]),
                 ended=instance.story.ended,
                 hash=world.digest(),
@@ -838,30 +750,25 @@ class Host:
         library = await reading_spins(params.spin, session.author)
         async with session.instance.lock:
             asked = params.spin
-            spin = (
-                player.spin
-                if asked is None
-                else _engine(lambda: _spun(player.spin, asked, player.story, library), "spin")
-            )
-            _engine(lambda: player.check_focalizer(spin), field_name="spin")
+            with engine_errors("spin"):
+                spin = player.spin if asked is None else spun_argument(player.spin, asked, player.story, library)
+                player.check_focalizer(spin)
             story = player.story
-            text = _engine(
-                lambda: render(
+            with engine_errors("template"):
+                text = render(
                     story.simulation,
                     spin,
                     params.template,
                     focalizer=story.focalizer(spin),
                     seed=story.seed,
                     discourse=player.discourse,
-                ),
-                field_name="template",
-            )
+                )
         return m.RealizeResult(text=text)
 
     # -- helpers --------------------------------------------------------------------------------------
 
     def _reply(self, instance: Instance, telling: Telling) -> m.Reply:
-        return m.Reply(text=telling.text, blocks=_blocks(telling), turn=instance.story.turn, ended=instance.story.ended)
+        return m.Reply(text=telling.text, blocks=blocks(telling), turn=instance.story.turn, ended=instance.story.ended)
 
     def _check_alone(self, session: Session, directive: str) -> None:
         """Undo, restart and restore change the story for everyone: only a player alone in it (or an author)."""
@@ -918,98 +825,9 @@ def _told_by(story: Story, actor: str, author: bool) -> Spin:
     )
 
 
-@cache
-def _standard_words() -> Words:
-    """Read off the grammar once: it is the same for every world and session."""
-    return standard_words()
-
-
-def vocabulary_result(names: list[str]) -> m.VocabularyResult:
-    """The `vocabulary` answer: every story's words, and `names`, those of what one actor knows."""
-    words = _standard_words()
-    return m.VocabularyResult(
-        verbs=words.verbs,
-        particles=words.particles,
-        directed=words.directed,
-        looking=words.looking,
-        directions=words.directions,
-        directives=words.directives,
-        names=names,
-        separators=SEPARATORS,
-    )
-
-
-MAX_SPINS = 16
-"""The most parts (names and settings) one spin argument may hold: each is a lookup and a merge, and each is
-charged to the caller as a request."""
-
-
-def spin_parts(argument: m.SpinArgument | None) -> list[str | dict[str, Any]]:
-    """A spin argument as its parts, in order; more than MAX_SPINS is refused (-32602) before any is read."""
-    if argument is None:
-        return []
-    parts: list[Any] = argument if isinstance(argument, list) else [argument]
-    if len(parts) > MAX_SPINS:
-        reason = f"a spin may be given in at most {MAX_SPINS} parts; this one has {len(parts)}"
-        raise RpcError(Code.INVALID_PARAMS, reason, {"field": "spin", "reason": reason})
-    return parts
-
-
-async def reading_spins(argument: m.SpinArgument | None, author: bool) -> SpinLibrary:
-    """The spin library a call's spin argument is looked up in. An author's spin files named by path are read
-    now, in a thread, so a slow disk (or a file that never ends) holds up no one else; everyone else's names
-    are shipped spins, kept in memory, and a path among them is refused when it is looked up."""
-    library = spin_library(author)
-    paths = [part for part in spin_parts(argument) if isinstance(part, str) and is_path(part, ".toml")]
-    if not author or not paths:
-        return library
-
-    def read_all() -> dict[str, Callable[[], SpinFile]]:
-        found: dict[str, Callable[[], SpinFile]] = {}
-        for path in paths:
-            try:
-                spin_file = load_spin(path)
-                found[path] = lambda spin_file=spin_file: spin_file  # type: ignore[misc]
-            except (EngineError, SpinError) as error:  # raised again when looked up, inside _engine
-                found[path] = functools.partial(_reraise, error)
-        return found
-
-    read = await asyncio.to_thread(read_all)
-    return lambda name: read[name]() if name in read else library(name)
-
-
-def _reraise(error: EngineError | SpinError) -> SpinFile:
-    raise error
-
-
-def _spun(spin: Spin, argument: m.SpinArgument, story: Story, library: SpinLibrary = shipped_spin) -> Spin:
-    """A spin argument over `spin`, by the engine's one rule, its names looked up in `library` (a caller's:
-    see `reading_spins`); at most MAX_SPINS parts; the actors each part names must be in `story`."""
-    spin_parts(argument)
-    return spun(spin, argument, library, story.check_spin)
-
-
-def spin_settings(spin: Spin) -> dict[str, Any]:
-    """A spin as plain settings for the wire."""
-    return msgspec.to_builtins(spin)  # type: ignore[no-any-return]
-
-
 def _retold(player: Player, spin: Spin) -> Telling:
     player.check_focalizer(spin)
     return player.story.tell(spin)
-
-
-def _blocks(telling: Telling) -> list[m.Block]:
-    return [m.Block(kind=block.kind, text=block.text) for block in telling.blocks]
-
-
-def _node(node: Node) -> m.Node:
-    children = [_node(child) for child in node.children]
-    return m.Node(tag=node.tag, name=node.name, link=node.link, children=children, kind=node.kind)
-
-
-def _title(room: Item | None) -> str:
-    return room.title if isinstance(room, Room) else ""
 
 
 def _moves(story: Story, actor: str) -> int:
@@ -1044,28 +862,3 @@ def _new_id(taken: dict[str, Any]) -> str:
         candidate = secrets.token_hex(4)
         if candidate not in taken:
             return candidate
-
-
-def _engine(work: Callable[[], Any], field_name: str | None = None) -> Any:
-    """Run engine work, turning its errors into the protocol's: the message says what was wrong. Its time is
-    added to the call's WORK, to be charged to the caller."""
-    data = {"field": field_name} if field_name else None
-    started = time.thread_time()  # this thread's own time: a machine busy elsewhere is not charged
-    try:
-        return work()
-    except PathRefused as error:
-        raise RpcError(Code.FORBIDDEN, str(error), data) from None
-    except UnknownName as error:
-        raise RpcError(Code.UNKNOWN, str(error), data) from None
-    except Forbidden as error:
-        raise RpcError(Code.FORBIDDEN, str(error), data) from None
-    except StoryEnded as error:
-        raise RpcError(Code.ENDED, str(error)) from None
-    except (SpinError, TemplateError) as error:
-        raise RpcError(Code.INVALID_PARAMS, str(error), {"field": field_name or "spin", "reason": str(error)}) from None
-    except EngineError as error:
-        raise RpcError(Code.INVALID_PARAMS, str(error), data) from None
-    finally:
-        spent = WORK.get()
-        if spent is not None:
-            spent[0] += time.thread_time() - started

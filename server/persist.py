@@ -18,8 +18,9 @@ On start-up each stored instance is brought back: its world is loaded and checke
 it was created with (a changed world is not loaded, and says so; its data is kept); the story is resumed
 from its snapshot and the rest of its log replayed, or, without a usable snapshot (damaged, or not of the
 log as stored), its whole log is replayed; it must then reach the turn and state hash stored with it, or it
-is not loaded either (and says why). Its sessions are seated again, so `resume(token)` works; a session that
-was detached (no connection for a while) stays away, its actor free, until it is resumed.
+is not loaded either (and says why). The keeper hands back what it read (the stories, the instances it could
+not bring back, the stored sessions) as plain values: the host seats them, and owns which instances are out of
+service. A server without a data directory has a `Forgetful` keeper, which keeps nothing.
 """
 
 from __future__ import annotations
@@ -31,22 +32,18 @@ import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 import msgspec
 
 from protocol.spin import Spin
-from server.catalog import load_world, spin_library, world_source
+from server.catalog import load_world, world_source
 from server.engine.errors import EngineError, SnapshotError
-from server.engine.narrator import Discourse
-from server.engine.player import Player
 from server.engine.snapshot import capture, collector_paused, resume
 from server.engine.story import Logged, Story
 from server.engine.world.definition import WorldDefinition
+from server.seats import Instance, Session
 from server.store import LogEntry, Store, StoredInstance, StoredSession, StoreError, fingerprint
-
-if TYPE_CHECKING:
-    from server.host import Host, Instance, Session
 
 log = logging.getLogger(__name__)
 
@@ -81,6 +78,16 @@ class Stale:
 
 
 @dataclass(frozen=True, slots=True)
+class Reloaded:
+    """What a store held, read back for the host to seat: the stories resumed (each with its stored form), the
+    stored instances that could not be (and why), and the stored sessions."""
+
+    stories: list[tuple[StoredInstance, Story]] = field(default_factory=list)
+    stale: list[Stale] = field(default_factory=list)
+    sessions: list[StoredSession] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
 class Restored:
     """How an instance was brought back: resumed from a snapshot of the first `snapshot` entries of its log
     (0: none used), then `replayed` entries replayed."""
@@ -89,16 +96,46 @@ class Restored:
     replayed: int
 
 
+class Keeps(Protocol):
+    """What a host asks of its keeper: each change written before it is answered, and what was kept read back."""
+
+    async def created(self, instance: Instance, spin: dict[str, Any]) -> None: ...
+
+    async def retired(self, instance: Instance) -> None: ...
+
+    async def changed(self, instance: Instance, gone: tuple[str, ...] = ()) -> None: ...
+
+    def restore(self, only: str | None = None) -> Reloaded: ...
+
+    async def writable(self, probe: str) -> bool: ...
+
+
+class Forgetful:
+    """A keeper that keeps nothing: a server without a data directory holds its instances in memory only."""
+
+    async def created(self, instance: Instance, spin: dict[str, Any]) -> None:
+        pass
+
+    async def retired(self, instance: Instance) -> None:
+        pass
+
+    async def changed(self, instance: Instance, gone: tuple[str, ...] = ()) -> None:
+        pass
+
+    def restore(self, only: str | None = None) -> Reloaded:
+        return Reloaded()
+
+    async def writable(self, probe: str) -> bool:
+        return True
+
+
 class Keeper:
-    """Writes a host's changes to a store, one transaction a change, and brings instances back from it."""
+    """Writes a host's changes to a store, one transaction a change, and reads instances back from it."""
 
     def __init__(self, store: Store) -> None:
         self.store = store
         self.kept: dict[str, Kept] = {}
-        self.stale: dict[str, Stale] = {}
         self.restored: dict[str, Restored] = {}
-        self.parked: dict[str, str] = {}
-        """Sessions kept in the store whose instance is not loaded: token → instance id."""
         self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="store")
         self._guard = threading.Lock()
         self._queue: list[tuple[Callable[[], Any], asyncio.Future[Any], asyncio.AbstractEventLoop]] = []
@@ -240,23 +277,25 @@ class Keeper:
 
     # -- bringing back ----------------------------------------------------------------------------------
 
-    def restore(self, host: Host, only: str | None = None) -> None:
-        """Bring every stored instance and session back into `host` (or, `only`, that one instance and its
-        sessions). A damaged file raises StoreError."""
+    def restore(self, only: str | None = None) -> Reloaded:
+        """Read back every stored instance and session (or, `only`, that one instance and its sessions): each
+        story resumed, or why it could not be. A damaged file raises StoreError."""
         definitions: dict[tuple[str, str], WorldDefinition] = {}
+        reloaded = Reloaded()
         with collector_paused(), self.store.reading():
             for stored in self.store.instances():
                 if only is None or stored.id == only:
-                    self._bring_back(host, stored, definitions)
-            for stored_session in self.store.sessions():
-                if only is None or stored_session.instance == only:
-                    self._seat(host, stored_session)
+                    self._bring_back(stored, definitions, reloaded)
+            reloaded.sessions.extend(
+                stored_session
+                for stored_session in self.store.sessions()
+                if only is None or stored_session.instance == only
+            )
+        return reloaded
 
     def _bring_back(
-        self, host: Host, stored: StoredInstance, definitions: dict[tuple[str, str], WorldDefinition]
+        self, stored: StoredInstance, definitions: dict[tuple[str, str], WorldDefinition], reloaded: Reloaded
     ) -> None:
-        from server.host import Instance
-
         try:
             story = self._story(stored, definitions)
         except StoreError:
@@ -268,76 +307,17 @@ class Keeper:
             else:  # a world's own code failed on replay: what it said is for the log, not for players
                 reason = f"replaying its log failed ({type(error).__name__}); the server's log says more"
                 log.exception("instance %s (%s) not brought back", stored.id, stored.world)
-            self.stale[stored.id] = Stale(stored.id, stored.world, reason)
+            reloaded.stale.append(Stale(stored.id, stored.world, reason))
             return
-        self.stale.pop(stored.id, None)
-        host.instances[stored.id] = Instance(
-            id=stored.id,
-            world=stored.world,
-            seed=stored.seed,
-            story=story,
-            creator=stored.creator,
-            kept=stored.kept,
-            active=_since(host.clock(), stored.active),
-        )
+        reloaded.stories.append((stored, story))
 
-    def _seat(self, host: Host, stored_session: StoredSession) -> None:
-        from server.host import Session
-
-        instance = host.instances.get(stored_session.instance)
-        if instance is None:  # its instance is not loaded: the session is kept in the store for when it is
-            self.parked[stored_session.token] = stored_session.instance
-            return
-        self.parked.pop(stored_session.token, None)
+    async def writable(self, probe: str) -> bool:
+        """Whether the store takes a write again (space freed, the disk back): tried on the instance `probe`."""
         try:
-            player = Player(
-                instance.story,
-                stored_session.actor,
-                author=stored_session.author,
-                named_spins=spin_library(stored_session.author),
-            )
-            player.spin = msgspec.convert(stored_session.spin, Spin)
-            # Checked again as when it was set: a session stored by an older server, or a file edited by
-            # hand, may not tell through an actor, or command one, its player may not use.
-            instance.story.check_spin(player.spin)
-            player.check_focalizer(player.spin)
-        except (EngineError, msgspec.ValidationError) as error:
-            log.warning("session of %s in %s not brought back: %s", stored_session.name, instance.id, error)
-            return
-        player.discourse = Discourse(mentioned=frozenset(stored_session.mentioned))
-        session = Session(
-            stored_session.token,
-            instance,
-            stored_session.actor,
-            stored_session.name,
-            stored_session.author,
-            player,
-            detached=stored_session.detached,
-            seen=_since(time.monotonic(), stored_session.seen),
-        )
-        # A detached session stays away (its actor was let go, as the log says) until it is resumed.
-        seats = instance.away if session.detached else instance.sessions
-        seats[session.token] = session
-        host.sessions[session.token] = session
-
-    async def revive(self, host: Host) -> list[str]:
-        """Bring back the instances taken out of service because a change could not be stored, once the store
-        takes a write again (space freed, the disk back): each as it was last stored, its sessions seated
-        again. The ids brought back."""
-        waiting = [id_ for id_, stale in self.stale.items() if stale.retry]
-        if not waiting:
-            return []
-        try:
-            await self._write(lambda: self.store.touch(waiting[0]))
-        except Exception:  # still full, or still failing: the next sweep tries again
-            return []
-        back = []
-        for id_ in waiting:
-            self.restore(host, only=id_)
-            if id_ in host.instances:
-                log.info("instance %s back in service: the store takes writes again", id_)
-                back.append(id_)
-        return back
+            await self._write(lambda: self.store.touch(probe))
+        except Exception:  # still full, or still failing
+            return False
+        return True
 
     def _story(self, stored: StoredInstance, definitions: dict[tuple[str, str], WorldDefinition]) -> Story:
         check_world(stored, "it is kept, not loaded")
@@ -380,7 +360,7 @@ class Keeper:
         return story
 
 
-def _since(now: float, then: float) -> float:
+def since(now: float, then: float) -> float:
     """A wall-clock time stored (seconds since the epoch; 0: not known) on a monotonic clock reading `now`:
     idle clocks go on across a restart rather than starting again."""
     return now - max(0.0, time.time() - then) if then else now
@@ -435,5 +415,6 @@ def _stored(session: Session) -> StoredSession:
         spin=msgspec.to_builtins(player.spin),
         mentioned=sorted(player.discourse.mentioned),
         detached=session.detached,
-        seen=time.time() - max(0.0, time.monotonic() - session.seen),
+        seen=time.time() - max(0.0, session.instance.clock() - session.seen),
+        seq=session.sequence.reserved(),
     )

@@ -22,7 +22,7 @@ import contextlib
 import inspect
 import logging
 import re
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -33,7 +33,11 @@ from protocol import messages as m
 from protocol.errors import Code, RpcError
 from protocol.methods import BY_NAME
 from protocol.openrpc import document
-from server.host import CREATE_COST, WORK, WORK_PER_SECOND, Host, Limits, Session, spin_parts
+from server.host import Host
+from server.limits import CREATE_COST, WORK, WORK_PER_SECOND, Limits
+from server.seats import Session
+from server.sequence import Message
+from server.wire import spin_parts
 
 log = logging.getLogger(__name__)
 
@@ -47,8 +51,9 @@ class Caller:
     session: Session | None = None
     token: str | None = None
     author: bool = False
-    bind: Callable[[Session], None] | None = None
-    """Given on a WebSocket: binds the socket to a session, so later requests need no token."""
+    bind: Callable[[Session, Sequence[Message]], None] | None = None
+    """Given on a WebSocket: binds the socket to a session, so later requests need no token, and sends it
+    the session's messages given (numbered already: those a resume asked for again), before any later one."""
     remote: str = ""
     """The caller's address, for limiting requests that need no session."""
 
@@ -93,6 +98,8 @@ def _method(name: str, run: Handler) -> Callable[..., Awaitable[Result]]:
                         if spec.seats:
                             await caller.host.seat(session)
                         result = await run(caller, (session, params))
+                        if isinstance(result, m.Reply):  # numbered before a resume (it waits for the lock) sees it
+                            result = session.sequence.answered(name, result)
                 else:
                     if not caller.host.admit(caller.remote, cost):
                         raise RpcError(Code.RATE_LIMITED, "too many requests: slow down")
@@ -181,7 +188,7 @@ def _rate(session: Session, limits: Limits, cost: int = 1) -> None:
 async def _join(caller: Caller, params: m.JoinParams) -> m.Result:
     session, result = await caller.host.join(params, author=caller.author)
     if caller.bind is not None:
-        caller.bind(session)
+        caller.bind(session, ())
         caller.session = session  # the rest of a batch acts for it too
     return result
 
@@ -190,16 +197,26 @@ async def _fork(caller: Caller, session_params: tuple[Session, m.NoParams]) -> m
     """The caller plays on in the copy: a socket is bound to the new session, as join binds it."""
     session, result = await caller.host.fork(session_params[0], caller.remote)
     if caller.bind is not None:
-        caller.bind(session)
+        caller.bind(session, ())
         caller.session = session
     return result
 
 
-async def _resume(caller: Caller, params: m.ResumeParams) -> m.Result:
+async def _resume(caller: Caller, params: m.ResumeParams) -> m.ResumeResult:
+    """Rebind the session, and send again what the client missed: the messages numbered after `last_seq`, or,
+    when they are no longer all kept (or cannot be sent: HTTP), a fresh state instead."""
     session, result = await caller.host.resume(params.token, caller.remote)
+    sequence = session.sequence
+    missed = [] if params.last_seq is None else sequence.since(params.last_seq)
+    if missed is None or (missed and caller.bind is None):
+        result.state = await caller.host.state(session)
+        missed = []  # what came while the state was awaited is in it; nothing is awaited from here on
+    result.seq = sequence.last
     if caller.bind is not None:
-        caller.bind(session)
+        # At once, nothing awaited in between: no message can come between those sent again and the next one.
+        caller.bind(session, missed)
         caller.session = session
+        result.replayed = len(missed)
     return result
 
 

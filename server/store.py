@@ -37,7 +37,7 @@ T = TypeVar("T")
 
 log = logging.getLogger(__name__)
 
-SCHEMA = 4
+SCHEMA = 5
 """This code's schema version; an older file is migrated on open (MIGRATIONS), a newer one refused."""
 
 APPLICATION_ID = 0x43757276
@@ -98,6 +98,9 @@ MIGRATIONS: dict[int, tuple[str, ...]] = {
         "ALTER TABLE instances ADD COLUMN active REAL NOT NULL DEFAULT 0",
         "ALTER TABLE sessions ADD COLUMN seen REAL NOT NULL DEFAULT 0",
     ),
+    # Each session's sequence number (server/sequence.py), so the numbers a client sees only grow across a
+    # restart: one above any it was given.
+    5: ("ALTER TABLE sessions ADD COLUMN seq INTEGER NOT NULL DEFAULT 0",),
 }
 """Statements taking a file from the schema before each version to that version."""
 
@@ -138,6 +141,8 @@ class StoredSession:
     """Away from its instance (its actor free for others) until it is resumed."""
     seen: float = 0.0
     """When it was last seen (seconds since the epoch); 0 when not known."""
+    seq: int = 0
+    """Above every sequence number it was given (Sequence.reserved); its numbers go on from here."""
 
 
 LogEntry = tuple[str, str, str]
@@ -391,7 +396,7 @@ class Store:
         """Every stored session; one whose record cannot be decoded is left out, and the log says so (one bad row
         must not keep the server from starting)."""
         rows = self.db.execute(
-            "SELECT token, instance, actor, name, author, spin, mentioned, detached, seen FROM sessions"
+            "SELECT token, instance, actor, name, author, spin, mentioned, detached, seen, seq FROM sessions"
         )
         found = []
         for r in rows:
@@ -400,7 +405,9 @@ class Store:
                 if not isinstance(spin, dict) or not isinstance(mentioned, list):
                     raise ValueError("its spin or what it was told is of the wrong kind")
                 found.append(
-                    StoredSession(r[0], r[1], r[2], r[3], bool(r[4]), spin, mentioned, bool(r[7]), float(r[8]))
+                    StoredSession(
+                        r[0], r[1], r[2], r[3], bool(r[4]), spin, mentioned, bool(r[7]), float(r[8]), int(r[9])
+                    )
                 )
             except (msgspec.DecodeError, ValueError, TypeError) as error:
                 log.warning("session of %r in %s not brought back: its record is damaged (%s)", r[3], r[1], error)
@@ -438,8 +445,8 @@ class Store:
             for session in sessions:
                 self.db.execute(
                     "INSERT OR REPLACE INTO sessions "
-                    "(token, instance, actor, name, author, spin, mentioned, detached, seen) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    "(token, instance, actor, name, author, spin, mentioned, detached, seen, seq) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (
                         session.token,
                         session.instance,
@@ -450,6 +457,7 @@ class Store:
                         _pack(session.mentioned),
                         int(session.detached),
                         session.seen,
+                        session.seq,
                     ),
                 )
             for token in gone:

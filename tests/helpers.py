@@ -1,7 +1,11 @@
-"""Do-this-expect-that helpers that run the whole pipeline, so tests read as one line each."""
+"""Do-this-expect-that helpers that run the whole pipeline, so tests read as one line each; `until`, the one way a
+test waits for something to happen; and `StepClock`, the time a test steps for a server."""
 
 from __future__ import annotations
 
+import asyncio
+import inspect
+from collections.abc import Callable
 from typing import Any
 
 from protocol.spin import apply
@@ -33,3 +37,37 @@ def sentences(text: str) -> list[str]:
     import re
 
     return [s for s in re.split(r"(?<=[.!?])\s+", text.strip()) if s]
+
+
+WAIT = 20.0
+"""How long `until` waits by default: far longer than anything takes, so only a failure waits that long."""
+
+
+async def until(condition: Callable[[], Any], what: str = "", timeout: float = WAIT) -> Any:
+    """Poll `condition` (a function, or one returning an awaitable) until what it gives is true, and return that;
+    fail naming `what` if it is not within `timeout` seconds."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while True:
+        value = condition()
+        if inspect.isawaitable(value):
+            value = await value
+        if value:
+            return value
+        if loop.time() > deadline:
+            raise AssertionError(f"not within {timeout} s: {what or condition}")
+        await asyncio.sleep(0.01)
+
+
+class StepClock:
+    """A clock the test steps (`Config(clock=…)`, `Host(clock=…)`): rates, lockouts, presence, session expiry and
+    idle instances read it instead of the time, so a test makes an hour pass at once, and nothing by itself."""
+
+    def __init__(self, now: float = 1000.0) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+    def step(self, seconds: float) -> None:
+        self.now += seconds

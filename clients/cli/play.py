@@ -6,7 +6,8 @@ In order:
 2. Choose the screen: the terminal's prompt (terminal/app.py) when input and output are both a terminal,
    else plain lines (piped.py). From now on the connection's statuses go to it.
 3. Show the opening, as a reply is shown. A task shows notifications as they come: others' doings this actor
-   perceived, who joins and leaves, the ending when someone else reaches it.
+   perceived, who joins and leaves, the ending when someone else reaches it; after the connection came back,
+   what it missed (the connection resumes with the last number seen): an answer it lost, or the turns retold.
 4. Each line (--auto's first, then the screen's): a `#` comment is skipped; a meta command (`:spin`, `:who`…)
    is answered here and never reaches the world; `quit` ends play, wherever it stands in a line ("look; quit":
    what comes before it is given first); anything else goes to the server as `command`, and its reply is
@@ -191,3 +192,12 @@ async def _show_notifications(conn: Connection, screen: Screen, table: Table) ->
         elif isinstance(note, m.Ended) and not (table.waiting or table.ended):
             table.ended = True
             screen.notice(ENDED, "ended")
+        elif isinstance(note, m.LostReply):  # the answer the dropped connection lost, sent again on resume
+            screen.notice(f"[the answer to your {note.method}, lost when the connection dropped:]", "link")
+            screen.story(note.blocks, note.text)
+            if note.ended and not table.ended:
+                table.ended = True
+                screen.notice(ENDED, "ended")
+        elif isinstance(note, m.Reply):  # more was missed than the server keeps: those turns, retold
+            screen.notice("[while the connection was down:]", "link")
+            screen.story(note.blocks, note.text, news=True)

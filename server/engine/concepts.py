@@ -12,6 +12,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
+import msgspec
+
 from server.engine.world.items import ROOT, Link
 from server.engine.world.state import WorldState
 
@@ -116,10 +118,7 @@ def export_concept(concept: Concept) -> dict[str, Any]:
     return {
         "actor": concept.actor,
         "moments": concept._moments,
-        "views": {
-            tag: [[view.link, view.parent, [list(pair) for pair in view.features]] for view in views]
-            for tag, views in concept._views.items()
-        },
+        "views": concept._views,
         "events": concept.events,
     }
 
@@ -128,12 +127,7 @@ def load_concept(data: dict[str, Any]) -> Concept:
     """A concept rebuilt from `export_concept`'s data."""
     concept = Concept(data["actor"])
     concept._moments = {tag: list(moments) for tag, moments in data["moments"].items()}
-    concept._views = {
-        tag: [
-            ItemView(link, parent, tuple((name, value) for name, value in features)) for link, parent, features in views
-        ]
-        for tag, views in data["views"].items()
-    }
+    concept._views = msgspec.convert(data["views"], dict[str, list[ItemView]])
     concept.events = list(data["events"])
     return concept
 

@@ -24,6 +24,10 @@ class TemplateError(EngineError):
     """A string with slots cannot be parsed or refers to something that does not exist."""
 
 
+class PathRefused(EngineError):
+    """A file was named by its path where only shipped names are allowed (a caller who is not an author)."""
+
+
 class Forbidden(EngineError):
     """The player lacks a permission: an author-only directive, undo with others present, another's concept."""
 

@@ -21,6 +21,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+import msgspec
+
 from server.engine.actions.action import Action, Configure, Event, Modify, Outcome, SenseAction, felt_by_direct
 from server.engine.actions.preconditions import failure, prevention, refusal
 from server.engine.actions.records import event_data, event_from
@@ -131,7 +133,7 @@ class Simulation:
             "turn": self.turn,
             "ended": self.ended,
             "played": sorted(self.played),
-            "marks": [[m.journal, m.events, m.tick, m.turn, m.ended] for m in self._marks],
+            "marks": self._marks,
             "events": [event_data(event) for event in self.events],
             "concepts": [export_concept(concept) for concept in self.concepts.values()],
         }
@@ -141,7 +143,7 @@ class Simulation:
         self.world.load(data["world"])
         self.tick, self.turn, self.ended = data["tick"], data["turn"], data["ended"]
         self.played = set(data["played"])
-        self._marks = [Mark(*mark) for mark in data["marks"]]
+        self._marks = msgspec.convert(data["marks"], list[Mark])
         self.events = [event_from(event) for event in data["events"]]
         self.concepts = {concept["actor"]: load_concept(concept) for concept in data["concepts"]}
 

@@ -23,9 +23,9 @@ from server.engine.errors import SnapshotError
 from server.engine.story import Story
 from server.engine.world.definition import WorldDefinition
 
-FORMAT = 2
+FORMAT = 3
 """Bumped whenever what a snapshot holds changes; an older snapshot is then not used (the log is replayed).
-2: checksummed."""
+2: checksummed; 3: the engine's values encoded by msgspec from their own types (fields by name), not as lists."""
 
 CHECKSUM = 16
 """Bytes of BLAKE2b digest at the start of a snapshot."""

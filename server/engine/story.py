@@ -71,10 +71,6 @@ class _Undo:
     parsing: dict[str, _Parsing]
 
 
-def _logged(entry: Logged) -> list[str]:
-    return [entry.entry, entry.actor, entry.text]
-
-
 def _memories(parsing: dict[str, _Parsing]) -> dict[str, Any]:
     return {actor: msgspec.to_builtins(state.memory) for actor, state in parsing.items()}
 
@@ -292,20 +288,20 @@ class Story:
             "seed": self.seed,
             "spin": msgspec.to_builtins(self.spin),
             "simulation": self.simulation.export(),
-            "log": [_logged(entry) for entry in self.log],
+            "log": self.log,
             "parsing": _memories(self._parsing),
-            "undo": [[mark.log, _memories(mark.parsing)] for mark in self._undo],
-            "saves": {name: [_logged(entry) for entry in log] for name, log in self.saves.items()},
+            "undo": [{"log": mark.log, "parsing": _memories(mark.parsing)} for mark in self._undo],
+            "saves": self.saves,
         }
 
     def load(self, data: dict[str, Any]) -> None:
         """Put back what `export` gave, over a story freshly made from the same world and seed."""
         self.spin = msgspec.convert(data["spin"], Spin)
         self.simulation.load(data["simulation"])
-        self.log = [Logged(*entry) for entry in data["log"]]
+        self.log = msgspec.convert(data["log"], list[Logged])
         self._parsing = _parsings(data["parsing"])
-        self._undo = [_Undo(log, _parsings(memories)) for log, memories in data["undo"]]
-        self.saves = {name: tuple(Logged(*entry) for entry in log) for name, log in data["saves"].items()}
+        self._undo = [_Undo(mark["log"], _parsings(mark["parsing"])) for mark in data["undo"]]
+        self.saves = msgspec.convert(data["saves"], dict[str, tuple[Logged, ...]])
 
     # -- telling -----------------------------------------------------------------------------------
 

@@ -12,6 +12,7 @@ from clients.bots import AsyncBot, Bot, CallError, Status
 from protocol import messages as m
 from protocol.errors import Code
 from tests.bots.conftest import WAIT, Running
+from tests.helpers import until
 
 WALK = ("w", "hang cloak on hook", "e", "s", "read message")
 
@@ -120,9 +121,7 @@ async def test_a_bot_rides_out_a_dropped_connection_and_says_when_its_session_is
         assert Status.RESUMED in heard
         await running.drop()
         await running.replace()  # a new server that never knew the session
-        async with asyncio.timeout(WAIT):
-            while Status.SESSION_LOST not in heard:
-                await asyncio.sleep(0.01)
+        await until(lambda: Status.SESSION_LOST in heard, "the session reported lost", timeout=WAIT)
         with pytest.raises(CallError) as lost:
             await bot.state()
         assert lost.value.code == Code.NO_SESSION

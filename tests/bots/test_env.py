@@ -13,6 +13,7 @@ import clients.bots
 from clients.bots import Bot, CallError
 from clients.bots.env import CurveshipEnv, EnvState
 from protocol.errors import Code
+from server.catalog import walked_worlds
 
 WALK = ("w", "hang cloak on hook", "e", "s", "read message")
 
@@ -108,7 +109,7 @@ def test_set_state_goes_back_to_a_state_as_often_as_wanted(env: CurveshipEnv) ->
     assert env.step("e")[4]["score"] == 0
 
 
-@pytest.mark.parametrize("world", ["cloak", "cloak_plus", "artmaking", "lost_one", "bank"])
+@pytest.mark.parametrize("world", walked_worlds())
 def test_every_walkthrough_plays_to_its_ending_through_the_environment(world: str) -> None:
     env = CurveshipEnv(world)
     try:

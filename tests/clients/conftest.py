@@ -11,6 +11,7 @@ import time
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 import pytest_asyncio
@@ -33,8 +34,8 @@ class Running:
     """The server's app on a loopback port. It may stop listening (closing every socket, as a restart or a
     network failure would) and listen again on the same port, its sessions kept; or give way to a new app."""
 
-    def __init__(self, data: Path | None = None) -> None:
-        self.config = Config(author_token=AUTHOR, data=data)
+    def __init__(self, data: Path | None = None, **settings: Any) -> None:
+        self.config = Config(author_token=AUTHOR, data=data, **settings)
         self.app = create_app(self.config)
         self.runner: web.AppRunner | None = None
         self.site: web.TCPSite | None = None

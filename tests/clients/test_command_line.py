@@ -86,7 +86,7 @@ async def test_play_joins_an_instance_another_client_created_and_hears_it(served
         try:
             await _read_until(bob.stdout, "porch")  # the opening, as Bob sees it
             joined = await asyncio.wait_for(anext(notes), WAIT)
-            assert joined == m.Presence(instance=instance, name="Bob", actor="@bob", event="joined")
+            assert joined == m.Presence(instance=instance, name="Bob", actor="@bob", event="joined", seq=1)
 
             await ann.call("command", text="take lamp")  # Bob hears of it as it happens
             assert "Ann takes the brass lamp" in await _read_until(bob.stdout, "lamp")

@@ -11,6 +11,7 @@ from clients.connection import CallError, Connection, ConnectionLost, NotSent, S
 from protocol import messages as m
 from protocol.errors import Code
 from tests.clients.conftest import AUTHOR, FAST, PAIR, WAIT, Running
+from tests.helpers import until
 
 pytestmark = pytest.mark.asyncio
 
@@ -93,7 +94,7 @@ async def test_notifications_tell_one_player_what_another_does(running: Running)
         notes = ann.notifications()
         await bob.call("join", instance=instance, actor="@bob", name="Bob")
         joined = await _next(notes, m.Presence)
-        assert joined == m.Presence(instance=instance, name="Bob", actor="@bob", event="joined")
+        assert joined == m.Presence(instance=instance, name="Bob", actor="@bob", event="joined", seq=1)
         await bob.call("command", text="wave")
         seen = await _next(notes, m.Narration)
         assert isinstance(seen, m.Narration) and "Bob waves" in seen.text and seen.turn == 1
@@ -154,9 +155,7 @@ async def _dropped(running: Running, heard: list[Status]) -> None:
     """Stop the server listening and close its sockets; return once the client has noticed. (A call sent
     before it notices, while the server is closing, fails: the server may or may not have taken it.)"""
     await running.drop()
-    async with asyncio.timeout(WAIT):
-        while Status.RECONNECTING not in heard:
-            await asyncio.sleep(0.01)
+    await until(lambda: Status.RECONNECTING in heard, "the client heard reconnecting", timeout=WAIT)
 
 
 async def test_calls_made_while_the_server_is_away_wait_and_go_through(running: Running) -> None:
@@ -190,9 +189,7 @@ async def test_a_command_that_waited_in_vain_is_said_not_sent_and_was_not_taken(
             await conn.call("command", text="w")
         assert not conn.up
         await keeping.listen()
-        async with asyncio.timeout(WAIT):
-            while not conn.up:
-                await asyncio.sleep(0.01)
+        await until(lambda: conn.up, "the connection up again", timeout=WAIT)
         assert (await conn.call("state")).turn == 0  # never taken: it may be sent again
         assert (await conn.call("command", text="w")).turn == 1
 
@@ -202,9 +199,7 @@ async def test_a_session_the_new_server_does_not_know_is_reported_lost(running: 
     async with Connection(running.url, on_status=heard.append, backoff=FAST) as conn:
         await conn.call("join", instance=(await conn.call("create", world="cloak")).instance)
         await running.replace()
-        async with asyncio.timeout(WAIT):
-            while Status.SESSION_LOST not in heard:
-                await asyncio.sleep(0.01)
+        await until(lambda: Status.SESSION_LOST in heard, "the session reported lost", timeout=WAIT)
         assert conn.token is None
         with pytest.raises(CallError) as lost:
             await conn.call("state")
@@ -217,8 +212,6 @@ async def test_a_session_kept_by_the_server_is_resumed_after_a_restart(keeping: 
         await conn.call("join", instance=(await conn.call("create", world="cloak", seed=1)).instance)
         await conn.call("command", text="w")
         await keeping.replace()
-        async with asyncio.timeout(WAIT):
-            while Status.RESUMED not in heard:
-                await asyncio.sleep(0.01)
+        await until(lambda: Status.RESUMED in heard, "the session resumed", timeout=WAIT)
         reply = await conn.call("command", text="hang cloak on hook")
         assert reply.turn == 2 and "hook" in reply.text

@@ -24,14 +24,13 @@ import pytest
 
 from bench.play import random_commands
 from protocol.spin import Spin
-from server.catalog import load_spin, load_world, spin_names, walkthrough
+from server.catalog import load_spin, load_world, spin_names, walkthrough, world_names
 from server.engine.errors import EngineError
 from server.engine.narrator import Telling
 from server.engine.player import Player
 from server.engine.story import Story
 from server.engine.trees import listing
 
-WALKED = ("cloak", "cloak_plus", "artmaking", "lost_one", "bank")
 RANDOM_COMMANDS = 200
 """Random commands drawn from the grammar for each world: the parser's every path, its questions and refusals."""
 REFERENCES = ("it", "them", "him", "her", "all", "everything", "my {}", "all but the {}", "the {} and the {}", "{}s")
@@ -152,11 +151,15 @@ GOLDEN = {
 }
 
 
-@pytest.mark.parametrize("world", list(GOLDEN))
+@pytest.mark.parametrize("world", world_names())
 def test_every_world_is_told_exactly_as_before(world):
+    # Every world the catalog ships, so a new one fails here until its digest is taken and pasted above.
+    assert world in GOLDEN, (
+        f"no digest for {world}: paste what `python -m tests.engine.test_output_unchanged {world}` prints"
+    )
     assert digest(world) == GOLDEN[world]
 
 
 if __name__ == "__main__":
-    for name in sys.argv[1:] or GOLDEN:
+    for name in sys.argv[1:] or world_names():
         print(f'    "{name}": "{digest(name)}",')

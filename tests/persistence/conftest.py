@@ -1,14 +1,10 @@
 """A real server in a process of its own, on a data directory, that a test can kill (SIGKILL) and start again;
-plain JSON-RPC clients over HTTP and WebSocket that notice a server gone; and a mirror that plays the same
+the tests' one wire client (`tests/wire.py`) reaching it over HTTP or WebSocket; and a mirror that plays the same
 story in this process, through the engine alone, to say what the server should have.
 """
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-import itertools
-import json
 import os
 import signal
 import sqlite3
@@ -30,20 +26,13 @@ from server.catalog import load_spin, load_world
 from server.engine.player import Player
 from server.engine.story import Story, Turn
 from tests.processes import free_port
+from tests.wire import Address, Client, Http, Socket
 
 ROOT = Path(__file__).resolve().parents[2]
 AUTHOR = "the-author-token-of-the-persistence-tests"
 DUO = ROOT / "tests" / "server" / "worlds" / "duo.py"
 """Two players in a hall: a world named by path, for copying and changing."""
 WAIT = 20.0
-
-
-class Lost(Exception):
-    """The server went away before answering (killed): the request is in flight, neither known done nor not."""
-
-
-class Failed(AssertionError):
-    """A call answered with an error where a result was expected."""
 
 
 # -- the server process ----------------------------------------------------------------------------------------
@@ -132,94 +121,6 @@ def servers() -> Iterator[Any]:
 # -- clients ---------------------------------------------------------------------------------------------------
 
 
-def result_of(answer: dict[str, Any]) -> Any:
-    if "error" in answer:
-        raise Failed(f"expected a result, got {answer['error']}")
-    return answer["result"]
-
-
-def error_of(answer: dict[str, Any], code: int) -> dict[str, Any]:
-    assert "error" in answer, f"expected error {code}, got {answer.get('result')}"
-    assert answer["error"]["code"] == code, f"expected error {code}, got {answer['error']}"
-    return dict(answer["error"])
-
-
-class Client:
-    token: str | None = None
-
-    async def call(self, method: str, **params: Any) -> dict[str, Any]:
-        raise NotImplementedError
-
-    async def ok(self, method: str, **params: Any) -> Any:
-        return result_of(await self.call(method, **params))
-
-    async def fail(self, code: int, method: str, **params: Any) -> dict[str, Any]:
-        return error_of(await self.call(method, **params), code)
-
-    async def close(self) -> None:
-        pass
-
-
-class Http(Client):
-    """JSON-RPC over POST /rpc, the session's token as a Bearer header once join or resume gave it."""
-
-    def __init__(self, http: aiohttp.ClientSession, url: str, token: str | None = None) -> None:
-        self.http, self.url, self.token = http, url, token
-        self.ids = itertools.count(1)
-
-    async def call(self, method: str, **params: Any) -> dict[str, Any]:
-        body = {"jsonrpc": "2.0", "id": next(self.ids), "method": method, "params": params}
-        headers = {"Authorization": f"Bearer {self.token}"} if self.token else {}
-        try:
-            async with self.http.post(self.url + "/rpc", json=body, headers=headers) as response:
-                answer = json.loads(await response.text())
-        except (aiohttp.ClientError, ConnectionError, json.JSONDecodeError) as error:
-            raise Lost(str(error)) from None
-        if method in ("join", "resume") and "result" in answer:
-            self.token = answer["result"].get("token") or params["token"]
-        return dict(answer)
-
-
-class Ws(Client):
-    """JSON-RPC over one WebSocket; notifications are kept in order."""
-
-    def __init__(self, ws: aiohttp.ClientWebSocketResponse) -> None:
-        self.ws = ws
-        self.ids = itertools.count(1)
-        self.notifications: list[dict[str, Any]] = []
-
-    @classmethod
-    async def open(cls, http: aiohttp.ClientSession, url: str, token: str | None = None) -> Ws:
-        headers = {"Authorization": f"Bearer {token}"} if token else {}
-        return cls(await http.ws_connect(url + "/ws", headers=headers, max_msg_size=0))
-
-    async def call(self, method: str, **params: Any) -> dict[str, Any]:
-        id_ = next(self.ids)
-        try:
-            await self.ws.send_str(json.dumps({"jsonrpc": "2.0", "id": id_, "method": method, "params": params}))
-            async with asyncio.timeout(WAIT):
-                while True:
-                    frame = await self.ws.receive()
-                    if frame.type != aiohttp.WSMsgType.TEXT:
-                        raise Lost(f"socket closed: {frame.type}")
-                    message = json.loads(frame.data)
-                    if "id" not in message:
-                        self.notifications.append(message)
-                    elif message["id"] == id_:
-                        break
-        except (aiohttp.ClientError, ConnectionError) as error:
-            raise Lost(str(error)) from None
-        if method == "join" and "result" in message:
-            self.token = message["result"]["token"]
-        if method == "resume" and "result" in message:
-            self.token = params["token"]
-        return dict(message)
-
-    async def close(self) -> None:
-        with contextlib.suppress(Exception):
-            await self.ws.close()
-
-
 @pytest_asyncio.fixture
 async def http() -> AsyncIterator[aiohttp.ClientSession]:
     async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=WAIT)) as session:
@@ -227,12 +128,13 @@ async def http() -> AsyncIterator[aiohttp.ClientSession]:
 
 
 async def connect(http: aiohttp.ClientSession, url: str, transport: str, token: str | None = None) -> Client:
-    return Http(http, url, token) if transport == "http" else await Ws.open(http, url, token)
+    server = Address(http, url)
+    return Http(server, token) if transport == "http" else await Socket.open(server, token)
 
 
 async def create(http: aiohttp.ClientSession, url: str, world: str, seed: int) -> str:
     """A new instance, made as an author (who alone may name a world by its path)."""
-    return str((await Http(http, url, AUTHOR).ok("create", world=world, seed=seed))["instance"])
+    return str((await Http(Address(http, url), AUTHOR).ok("create", world=world, seed=seed))["instance"])
 
 
 # -- the database, read as it is -------------------------------------------------------------------------------

@@ -11,7 +11,8 @@ from typing import Any
 
 import pytest
 
-from tests.persistence.conftest import AUTHOR, DUO, Http, Mirror, connect, create
+from tests.persistence.conftest import AUTHOR, DUO, Mirror, connect, create
+from tests.wire import Address, Http
 
 pytestmark = pytest.mark.asyncio
 
@@ -110,7 +111,7 @@ async def test_only_a_player_alone_or_an_author_may_undo_restart_or_restore_afte
     instance = await create(http, server.url, str(DUO), 3)
     ann = await connect(http, server.url, "http")
     bob = await connect(http, server.url, "ws")
-    author = Http(http, server.url, AUTHOR)
+    author = Http(Address(http, server.url), AUTHOR)
     tokens = {}
     tokens["ann"] = (await ann.ok("join", instance=instance, actor="@ann"))["token"]
     tokens["bob"] = (await bob.ok("join", instance=instance, actor="@bob"))["token"]
@@ -123,7 +124,7 @@ async def test_only_a_player_alone_or_an_author_may_undo_restart_or_restore_afte
 
     server = servers(data)
     ann, bob = await connect(http, server.url, "ws"), await connect(http, server.url, "http")
-    author = Http(http, server.url)
+    author = Http(Address(http, server.url))
     await ann.ok("resume", token=tokens["ann"])
     await bob.ok("resume", token=tokens["bob"])
     await author.ok("resume", token=tokens["author"])
@@ -149,7 +150,7 @@ async def test_only_a_player_alone_or_an_author_may_undo_restart_or_restore_afte
     listed = (await ann.ok("instances"))["instances"]
     assert [(i["instance"], [p["actor"] for p in i["players"]]) for i in listed] == [(instance, ["@ann"])]
     for gone in ("bob", "author"):
-        await Http(http, server.url).fail(-32002, "resume", token=tokens[gone])
+        await Http(Address(http, server.url)).fail(-32002, "resume", token=tokens[gone])
     assert await _state(ann) == after_undo
     # Alone now, Ann may restore, undo and restart.
     assert (await ann.ok("restore", name="yard"))["turn"] == 2

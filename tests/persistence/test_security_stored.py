@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import sqlite3
 import stat
 import time
@@ -12,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from tests.helpers import until
 from tests.persistence.conftest import DUO, Process, connect, create, database
 
 pytestmark = pytest.mark.asyncio
@@ -19,12 +19,6 @@ pytestmark = pytest.mark.asyncio
 
 def mode(path: Path) -> int:
     return stat.S_IMODE(path.stat().st_mode)
-
-
-async def until_logged(server: Process, phrase: str, timeout: float = 10.0) -> None:
-    async with asyncio.timeout(timeout):
-        while phrase not in server.log():
-            await asyncio.sleep(0.05)
 
 
 def write(data: Path, sql: str, *args: Any) -> None:
@@ -87,5 +81,6 @@ async def test_idle_clocks_go_on_across_a_restart(tmp_path: Path, servers: Any, 
     server.kill()
     write(data, "UPDATE sessions SET seen = ?", time.time() - 3600)  # last seen an hour before the restart
     server = servers(data, **settings)
-    await until_logged(server, "expired")  # at the first sweep, not thirty seconds after the start
+    # At the first sweep, not thirty seconds after the start.
+    await until(lambda: "expired" in server.log(), "the session expired", timeout=10.0)
     await (await connect(http, server.url, "http")).fail(-32002, "resume", token=player.token)

@@ -1,6 +1,6 @@
 """Snapshots keep restarts short: one is taken as the log grows, a restart resumes from it and replays only the
-rest of the log; one that no longer fits the log (undo, restart, restore cut it short) or is damaged is never
-used, and the whole log is replayed instead, to the same story.
+rest of the log; one that no longer fits the log (undo, restart, restore cut it short), is damaged, or is of an
+older format is never used, and the whole log is replayed instead, to the same story.
 
 Most of this runs a host and its keeper in this process (a restart is closing the store and bringing a new host
 back from it), so what was replayed can be counted; the last test does it through a real server.
@@ -8,17 +8,21 @@ back from it), so what was replayed can be counted; the last test does it throug
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import sqlite3
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 
 from protocol import messages as m
+from server.engine import snapshot
 from server.engine.story import Story
-from server.host import Host, Session
+from server.host import Host
 from server.persist import SNAPSHOT_AFTER, Keeper, Restored
+from server.seats import Session
 from server.store import Store
 from tests.persistence.conftest import connect, create, database, read_rows
 
@@ -37,7 +41,7 @@ def _snapshot(data: Path) -> tuple[int, int] | None:
 async def _host(data: Path) -> tuple[Host, Keeper]:
     keeper = Keeper(Store(data))
     host = Host(keeper=keeper)
-    keeper.restore(host)
+    host.reload()
     return host, keeper
 
 
@@ -188,6 +192,39 @@ async def test_a_damaged_snapshot_is_passed_over_for_the_whole_log_and_then_repl
     assert _snapshot(data) is not None and _snapshot(data)[0] == log + 1  # type: ignore[index]
     host, keeper, session = await _restarted(keeper, data, session.token)
     assert keeper.restored[session.instance.id] == Restored(snapshot=log + 1, replayed=0)
+    await keeper.flushed()
+    keeper.close()
+
+
+async def test_a_snapshot_of_an_older_format_is_passed_over_for_the_whole_log(
+    tmp_path: Path, replays: list[int], caplog: pytest.LogCaptureFixture
+) -> None:
+    """A snapshot stored by an older server (its values laid out otherwise) is never read as this one's."""
+    data = tmp_path / "data"
+    host, keeper, session = await _started(data)
+    await _play(host, session, SNAPSHOT_AFTER + 30)
+    seen = await _seen(host, session)
+    log = len(session.instance.story.log)
+    await keeper.flushed()
+    keeper.close()
+    writer = sqlite3.connect(database(data))
+    (blob,) = writer.execute("SELECT data FROM snapshots").fetchone()
+    body = msgspec.msgpack.decode(blob[snapshot.CHECKSUM :])
+    older = msgspec.msgpack.encode({**body, "format": snapshot.FORMAT - 1})
+    writer.execute(
+        "UPDATE snapshots SET data = ?", (hashlib.blake2b(older, digest_size=snapshot.CHECKSUM).digest() + older,)
+    )
+    writer.commit()
+    writer.close()
+
+    replays[0] = 0
+    with caplog.at_level(logging.WARNING, logger="server.persist"):
+        host, keeper = await _host(data)
+    session = next(iter(host.sessions.values()))
+    assert f"snapshot format {snapshot.FORMAT - 1}" in caplog.text
+    assert keeper.restored[session.instance.id] == Restored(snapshot=0, replayed=log)
+    assert replays[0] == SNAPSHOT_AFTER + 30
+    assert await _seen(host, session) == seen
     await keeper.flushed()
     keeper.close()
 

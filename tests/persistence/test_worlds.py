@@ -11,7 +11,8 @@ from typing import Any
 
 import pytest
 
-from tests.persistence.conftest import DUO, Http, connect, create, read_rows
+from tests.persistence.conftest import DUO, connect, create, read_rows
+from tests.wire import Address, Http
 
 pytestmark = pytest.mark.asyncio
 
@@ -61,12 +62,12 @@ async def test_a_changed_world_is_refused_its_data_kept_and_it_comes_back_when_p
     original = world_file.read_bytes()
     world_file.write_bytes(original.replace(b"a walled yard", b"a walled garden"))
     server = servers(data)
-    error = await Http(http, server.url).fail(-32001, "join", instance=changing, actor="@bob")
+    error = await Http(Address(http, server.url)).fail(-32001, "join", instance=changing, actor="@bob")
     assert changing in error["message"] and "has changed since this instance was made" in error["message"]
     assert str(world_file) in error["message"]
-    error = await Http(http, server.url).fail(-32002, "resume", token=token)
+    error = await Http(Address(http, server.url)).fail(-32002, "resume", token=token)
     assert "not loaded" in error["message"] and "has changed" in error["message"]
-    listed = [info["instance"] for info in (await Http(http, server.url).ok("instances"))["instances"]]
+    listed = [info["instance"] for info in (await Http(Address(http, server.url)).ok("instances"))["instances"]]
     assert listed == [steady]
     # The other instance is untouched by it, and new ones can be made (of the world as it now is).
     other = await connect(http, server.url, "http")
@@ -85,5 +86,5 @@ async def test_a_changed_world_is_refused_its_data_kept_and_it_comes_back_when_p
     assert await ann.ok("state") == before
     assert (await ann.ok("restore", name="ball"))["turn"] == 1
     # The instance made while the world was changed is of that world, and is now the one refused.
-    error = await Http(http, server.url).fail(-32001, "join", instance=fresh, actor="@bob")
+    error = await Http(Address(http, server.url)).fail(-32001, "join", instance=fresh, actor="@bob")
     assert "has changed" in error["message"]

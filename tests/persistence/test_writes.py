@@ -89,7 +89,7 @@ async def test_a_change_the_store_cannot_take_is_not_made_and_its_instance_comes
     # After a restart it is back as it was last stored, the lamp still where it was; the token works again.
     keeper = Keeper(Store(data))
     host = Host(keeper=keeper)
-    keeper.restore(host)
+    host.reload()
     again, _ = await host.resume(joined.token)
     assert await host.state(again) == stored
     assert host.instances[instance].story.simulation.world.parent("@lamp") != "@operagoer"

@@ -8,7 +8,8 @@ from typing import Any
 
 import pytest
 
-from tests.server.conftest import Http, Server, Socket, error_of, result_of, world_path
+from tests.server.conftest import Server, world_path
+from tests.wire import Http, Socket, error_of, result_of
 
 pytestmark = pytest.mark.asyncio
 

@@ -3,18 +3,20 @@ lists; a spin given at creation is each joiner's telling, through their own acto
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
 
 from protocol.methods import METHODS
-from tests.server.conftest import AUTHOR, Http, Server, Start, world_path
+from tests.helpers import StepClock, until
+from tests.server.conftest import AUTHOR, Server, Start, world_path
+from tests.wire import Http
 
 pytestmark = pytest.mark.asyncio
 
 GRACE = 0.2
+"""How long a session may be silent before it is detached, on the clock the test steps."""
 
 
 class Recorder:
@@ -98,12 +100,14 @@ async def test_every_error_a_method_answers_with_is_listed_in_its_description(st
     await author("create", -32006, world="cloak")  # the fifth instance of four
 
     # A session detached while silent, whose actor someone else has taken since.
-    away = Recorder(await start(detach_after=GRACE))
+    clock = StepClock()
+    away = Recorder(await start(detach_after=GRACE, clock=clock))
     made = (await away.client(AUTHOR)("create", world=world_path("duo")))["result"]["instance"]
     bob = away.client()
     await bob("join", instance=made, actor="@bob")
     token = bob.http.token  # type: ignore[attr-defined]
-    await wait_for_no_players(away.server, made)
+    clock.step(GRACE * 2)
+    await until(lambda: no_players(away.server, made), "the silent session detached")
     holder = await away.server.socket()  # seated for as long as its socket is open
     await holder.ok("join", instance=made, actor="@bob")
     await away.client()("resume", -32004, token=token)
@@ -112,7 +116,7 @@ async def test_every_error_a_method_answers_with_is_listed_in_its_description(st
             await away.client(token)(method.name, -32004, **VALID.get(method.name, {}))
 
     # Too fast: an address may make twenty requests at once here, a session two.
-    fast = Recorder(await start(rate=0.001, burst=2))
+    fast = Recorder(await start(clock=StepClock(), rate=0.001, burst=2))
     made = (await fast.client(AUTHOR)("create", world=world_path("duo")))["result"]["instance"]
     player = fast.client()
     await player("join", instance=made, actor="@ann")
@@ -136,14 +140,10 @@ async def test_every_error_a_method_answers_with_is_listed_in_its_description(st
     assert tuple(sorted(listed["rpc.discover"], reverse=True)) == (-32006, -32007)
 
 
-async def wait_for_no_players(server: Server, instance: str) -> None:
-    """Until the instance lists nobody among its players (all, silent, were detached)."""
-    async with asyncio.timeout(5):
-        while True:
-            listed = (await Http(server, AUTHOR).ok("instances"))["instances"]
-            if not next(info for info in listed if info["instance"] == instance)["players"]:
-                return
-            await asyncio.sleep(GRACE / 4)
+async def no_players(server: Server, instance: str) -> bool:
+    """Whether the instance lists nobody among its players (all, silent, were detached)."""
+    listed = (await Http(server, AUTHOR).ok("instances"))["instances"]
+    return not next(info for info in listed if info["instance"] == instance)["players"]
 
 
 # -- a spin given at creation ---------------------------------------------------------------------------------

@@ -8,7 +8,9 @@ from typing import Any
 import pytest
 
 from server.app import Config
-from tests.server.conftest import AUTHOR, Client, Http, Server, Socket, error_of, result_of, world_path
+from tests.helpers import StepClock
+from tests.server.conftest import AUTHOR, Server, world_path
+from tests.wire import Client, Http, Socket, error_of, result_of
 
 pytestmark = pytest.mark.asyncio
 
@@ -353,7 +355,7 @@ async def test_rate_limited(start: Any, transport: str) -> None:
 
 
 async def test_rate_limited_at_the_default_burst(start: Any, transport: str) -> None:
-    server = await start(rate=0.001)  # nothing refills while the batch is answered, however slowly
+    server = await start(clock=StepClock(), rate=0.001)  # nothing refills while the batch is answered
     client = await server.client(transport)
     joined = await client.play("cloak")
     burst = int(Config().burst) + 10

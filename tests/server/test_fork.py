@@ -7,7 +7,8 @@ from typing import Any
 
 import pytest
 
-from tests.server.conftest import Http, Server, Start, world_path
+from tests.server.conftest import Server, Start, world_path
+from tests.wire import Http
 
 pytestmark = pytest.mark.asyncio
 

@@ -9,12 +9,15 @@ from typing import Any
 
 import pytest
 
-from tests.server.conftest import Client, Http, Server, Start, error_of, world_path
+from tests.helpers import StepClock
+from tests.server.conftest import Server, Start, world_path
+from tests.wire import Client, Http, error_of
 
 pytestmark = pytest.mark.asyncio
 
 SLOW = 0.001
-"""A rate so slow that nothing refills while a test runs: what a burst allows is all there is."""
+"""A slow rate, on a clock that stands still (a StepClock never stepped): nothing refills while a test runs, so
+what a burst allows is all there is."""
 
 
 def request(id_: int, method: str, **params: Any) -> dict[str, Any]:
@@ -49,7 +52,7 @@ async def test_the_commands_a_line_may_hold_are_a_setting(start: Start) -> None:
 
 
 async def test_each_command_of_a_line_is_charged_to_the_rate(start: Start, transport: str) -> None:
-    server = await start(rate=SLOW, burst=20)
+    server = await start(clock=StepClock(), rate=SLOW, burst=20)
     client = await server.client(transport)
     await seated(server, client)  # join: no session yet, charged to the address
     assert (await client.ok("command", text="; ".join(["wait"] * 16)))["turn"] == 16  # 16 of 20
@@ -61,7 +64,7 @@ async def test_each_command_of_a_line_is_charged_to_the_rate(start: Start, trans
 
 
 async def test_a_batch_of_lines_cannot_outrun_the_rate(start: Start) -> None:
-    server = await start(rate=SLOW, burst=60)
+    server = await start(clock=StepClock(), rate=SLOW, burst=60)
     client = Http(server)
     await seated(server, client)
     line = "; ".join(["wait"] * 16)
@@ -73,7 +76,7 @@ async def test_a_batch_of_lines_cannot_outrun_the_rate(start: Start) -> None:
 
 
 async def test_a_line_too_long_for_any_burst_still_goes_through(start: Start) -> None:
-    server = await start(rate=SLOW, burst=4)
+    server = await start(clock=StepClock(), rate=SLOW, burst=4)
     client = Http(server)
     await seated(server, client)
     assert (await client.ok("command", text="; ".join(["wait"] * 8)))["turn"] == 8
@@ -98,14 +101,14 @@ async def test_a_server_holds_at_most_so_many_instances(start: Start, transport:
 
 async def test_creating_is_limited_per_address(start: Start) -> None:
     # An address may make 30 requests at once here (ten sessions' worth); a create counts as ten.
-    server = await start(rate=SLOW, burst=3)
+    server = await start(clock=StepClock(), rate=SLOW, burst=3)
     answers = [await Http(server).call("create", world="cloak") for _ in range(5)]
     assert [("result" in answer) for answer in answers] == [True, True, True, False, False]
     error_of(answers[3], -32006)
 
 
 async def test_one_batch_cannot_fill_the_server(start: Start) -> None:
-    server = await start(rate=SLOW, instances_per_address=1000)  # the rate alone, here
+    server = await start(clock=StepClock(), rate=SLOW, instances_per_address=1000)  # the rate alone, here
     status, answers = await server.post([request(n, "create", world="cloak") for n in range(100)])
     assert status == 200 and len(answers) == 100
     made = [answer for answer in answers if "result" in answer]
@@ -114,7 +117,7 @@ async def test_one_batch_cannot_fill_the_server(start: Start) -> None:
 
 
 async def test_discovery_is_limited_per_address(start: Start) -> None:
-    server = await start(rate=SLOW, burst=1)
+    server = await start(clock=StepClock(), rate=SLOW, burst=1)
     answers = [await Http(server).call("rpc.discover") for _ in range(12)]
     assert sum("result" in answer for answer in answers) == 10
     error_of(answers[-1], -32006)

@@ -8,7 +8,8 @@ from typing import Any
 
 import pytest
 
-from tests.server.conftest import AUTHOR, Client, Http, Server, world_path
+from tests.server.conftest import AUTHOR, Server, world_path
+from tests.wire import Client, Http
 
 pytestmark = pytest.mark.asyncio
 
@@ -21,7 +22,7 @@ CONTRACT: dict[str, tuple[set[str], set[str]]] = {
     "create": ({"world", "seed", "spin"}, {"instance"}),
     "instances": ({"after", "limit"}, {"instances"}),
     "join": ({"instance", "actor", "name", "spin"}, {"token", "instance", "actor", "turn", "text", "blocks"}),
-    "resume": ({"token"}, {"instance", "actor", "turn"}),
+    "resume": ({"token", "last_seq"}, {"instance", "actor", "turn"}),
     "leave": (set(), set()),
     "command": ({"text"}, {"text", "blocks", "turn", "ended"}),
     "narrate": ({"spin", "window"}, {"text", "blocks", "turn", "ended"}),
@@ -51,10 +52,12 @@ def assert_reply(reply: dict[str, Any]) -> None:
 EXTENSIONS = {
     "state": {"room_name", "author", "interactive", "focalizers", "concepts", "score", "max_score", "moves"},
     "instances": {"next"},
+    "resume": {"seq", "replayed", "state"},
+    **{name: {"seq"} for name in ("command", "narrate", "undo", "restart")},
 }
 """Optional result fields beyond PROTOCOL.md, for clients that want them (the room as the story heads it; what
 the session may read and tell through; the score, the most there is, and the actor's moves; the next page of
-instances)."""
+instances; the sequence numbers of version 1.1, and what a resume sent again)."""
 
 
 def listing_of(node: dict[str, Any], depth: int = 0) -> list[str]:
@@ -170,7 +173,14 @@ async def test_resume_from_a_new_socket_needs_no_token_after(server: Server, tra
     socket = await server.socket()
     await socket.fail(-32002, "state")
     resumed = await socket.ok("resume", token=joined["token"])
-    assert resumed == {"instance": joined["instance"], "actor": "@operagoer", "turn": 1}
+    assert resumed == {
+        "instance": joined["instance"],
+        "actor": "@operagoer",
+        "turn": 1,
+        "seq": 1,  # the reply to "w"
+        "replayed": 0,
+        "state": None,
+    }
     state = await socket.ok("state")
     assert state["room"] == "@cloakroom" and state["turn"] == 1
     assert (await socket.ok("command", text="e"))["turn"] == 2
@@ -184,6 +194,9 @@ async def test_resume_over_http_checks_the_token(server: Server) -> None:
         "instance": joined["instance"],
         "actor": "@operagoer",
         "turn": 0,
+        "seq": 0,
+        "replayed": 0,
+        "state": None,
     }
     assert (await other.ok("state"))["instance"] == joined["instance"]
 

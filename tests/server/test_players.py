@@ -7,13 +7,14 @@ from typing import Any
 
 import pytest
 
-from tests.server.conftest import Http, Server, Socket, world_path
+from tests.server.conftest import Server, world_path
+from tests.wire import Http, Socket
 
 pytestmark = pytest.mark.asyncio
 
 
 def assert_narration(params: dict[str, Any], instance: str, turn: int) -> None:
-    assert set(params) == {"instance", "turn", "text", "blocks"}
+    assert set(params) == {"instance", "turn", "text", "blocks", "seq"}
     assert params["instance"] == instance and params["turn"] == turn
     assert params["text"] == "\n\n".join(block["text"] for block in params["blocks"])
     assert all(block["kind"] in ("heading", "paragraph") for block in params["blocks"])
@@ -38,6 +39,7 @@ async def test_two_players_each_told_in_their_own_words(server: Server) -> None:
         "name": "Bob",
         "actor": "@bob",
         "event": "joined",
+        "seq": 1,
     }
 
     took = await ann.ok("command", text="take ball")
@@ -68,7 +70,13 @@ async def test_presence_as_players_come_and_go(server: Server) -> None:
     bob = await seat(server, instance, "@bob", "Bob")
     assert (await ann.notification("presence"))["event"] == "joined"
     assert await bob.ok("leave") == {}
-    assert await ann.notification("presence") == {"instance": instance, "name": "Bob", "actor": "@bob", "event": "left"}
+    assert await ann.notification("presence") == {
+        "instance": instance,
+        "name": "Bob",
+        "actor": "@bob",
+        "event": "left",
+        "seq": 2,
+    }
     listed = {i["instance"]: i for i in (await ann.ok("instances"))["instances"]}
     assert listed[instance]["players"] == [{"name": "Ann", "actor": "@ann"}]
     again = await seat(server, instance, "@bob", "Robert")
@@ -142,7 +150,8 @@ async def test_two_players_rob_the_bank_together(server: Server) -> None:
     away = await robber.ok("command", text="out")
     assert away["ended"] and "hurry off down the street" in away["text"]
     assert "leaves the lobby" in (await teller.notification("narration"))["text"]
-    assert await teller.notification("ended") == {"instance": instance, "turn": away["turn"]}
+    ended = await teller.notification("ended")
+    assert ended == {"instance": instance, "turn": away["turn"], "seq": ended["seq"]}
     await teller.fail(-32005, "command", text="cry")
     await teller.fail(-32003, "restart")
     assert "fake money" in (await teller.ok("narrate"))["text"]
@@ -186,7 +195,8 @@ async def test_three_players_in_the_bank_each_perceive_their_own(server: Server)
     assert "pins you to the marble floor" in (await robber.notification("narration"))["text"]
     assert "pins the twitchy man" in (await teller.notification("narration"))["text"]
     for player in (robber, teller, guard):
-        assert await player.notification("ended") == {"instance": instance, "turn": pinned["turn"]}
+        ended = await player.notification("ended")
+        assert ended == {"instance": instance, "turn": pinned["turn"], "seq": ended["seq"]}
         await player.fail(-32005, "command", text="wait")
         assert (await player.ok("narrate"))["ended"]
     listed = {i["instance"]: i for i in (await robber.ok("instances"))["instances"]}

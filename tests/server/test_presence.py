@@ -3,7 +3,6 @@ actor goes back to its script and may be taken up), and is seated again by resum
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 from typing import Any
 
@@ -11,13 +10,29 @@ import aiohttp
 import pytest
 from aiohttp import web
 
-from server.app import Config, create_app
-from tests.server.conftest import AUTHOR, Http, Server, Socket, Start, world_path
+from server.app import HOST, Config, create_app
+from tests.helpers import StepClock, until
+from tests.server.conftest import AUTHOR, Server, Start, world_path
+from tests.wire import Http, Socket
 
 pytestmark = pytest.mark.asyncio
 
 GRACE = 0.2
-"""How long a session may be without a connection in these tests before it is detached."""
+"""How long a session may be without a connection in these tests before it is detached, on a clock the test
+steps; the server sweeps for the idle every GRACE/4 seconds (of the real time), so a step is seen at once."""
+
+
+async def present(start: Start, **settings: Any) -> tuple[Server, StepClock]:
+    """A server whose clock the test steps, detaching sessions GRACE after their last connection."""
+    clock = StepClock()
+    return await start(detach_after=GRACE, clock=clock, **settings), clock
+
+
+async def dropped(server: Server, socket: Socket) -> None:
+    """Close a player's socket, and wait until the server has seen it go: from then its grace runs."""
+    session = server.app[HOST].sessions[str(socket.token)]
+    await socket.ws.close()
+    await until(lambda: not session.listeners, "the server saw the socket close")
 
 
 async def pair(server: Server) -> tuple[str, Socket, Socket]:
@@ -35,11 +50,16 @@ async def players(server: Server, instance: str) -> list[dict[str, Any]]:
     return list(next(info for info in listed if info["instance"] == instance)["players"])
 
 
+async def _nobody(server: Server, instance: str) -> bool:
+    return not await players(server, instance)
+
+
 async def test_a_player_whose_socket_drops_is_detached_and_their_actor_goes_back_to_its_script(start: Start) -> None:
-    server = await start(detach_after=GRACE)
+    server, clock = await present(start)
     instance, ann, bob = await pair(server)
     assert "hums" not in (await ann.ok("command", text="wait"))["text"], "a played actor waits, untold"
-    await bob.ws.close()
+    await dropped(server, bob)
+    clock.step(GRACE * 2)
     left = await ann.notification("presence")
     assert (left["event"], left["actor"], left["name"]) == ("left", "@bob", "Bob")
     assert await players(server, instance) == [{"name": "Ann", "actor": "@ann"}]
@@ -47,10 +67,11 @@ async def test_a_player_whose_socket_drops_is_detached_and_their_actor_goes_back
 
 
 async def test_a_detached_players_actor_may_be_taken_up_and_resume_then_says_so(start: Start) -> None:
-    server = await start(detach_after=GRACE)
+    server, clock = await present(start)
     instance, ann, bob = await pair(server)
     token = bob.token
-    await bob.ws.close()
+    await dropped(server, bob)
+    clock.step(GRACE * 2)
     await ann.notification("presence")
     cyd = await server.socket()
     assert (await cyd.ok("join", instance=instance, actor="@bob", name="Cyd"))["actor"] == "@bob"
@@ -64,10 +85,11 @@ async def test_a_detached_players_actor_may_be_taken_up_and_resume_then_says_so(
 
 
 async def test_resume_seats_a_detached_player_again(start: Start) -> None:
-    server = await start(detach_after=GRACE)
+    server, clock = await present(start)
     instance, ann, bob = await pair(server)
     token = bob.token
-    await bob.ws.close()
+    await dropped(server, bob)
+    clock.step(GRACE * 2)
     assert (await ann.notification("presence"))["event"] == "left"
     back = await server.socket()
     resumed = await back.ok("resume", token=token)
@@ -91,13 +113,14 @@ async def test_a_player_back_before_the_grace_ends_was_never_away(start: Start) 
 
 
 async def test_a_player_over_http_alone_is_detached_when_silent_and_seated_by_their_next_call(start: Start) -> None:
-    server = await start(detach_after=GRACE)
+    server, clock = await present(start)
     instance = await server.create(world_path("hummers"))
     ann = await server.socket()
     await ann.ok("join", instance=instance, actor="@ann")
     bob = Http(server)
     await bob.ok("join", instance=instance, actor="@bob", name="Bob")
     assert (await ann.notification("presence"))["event"] == "joined"
+    clock.step(GRACE * 2)
     assert (await ann.notification("presence"))["event"] == "left"  # Bob said nothing for a while
     reply = await bob.ok("command", text="wait")  # and is back, as himself
     assert reply["turn"] == 1 and "Bob waits" in reply["text"] and "hums" not in reply["text"]
@@ -106,19 +129,24 @@ async def test_a_player_over_http_alone_is_detached_when_silent_and_seated_by_th
 
 
 async def test_a_player_with_a_socket_open_is_never_detached(start: Start) -> None:
-    server = await start(detach_after=GRACE)
+    server, clock = await present(start)
     instance, ann, _bob = await pair(server)
-    await asyncio.sleep(GRACE * 4)  # several sweeps pass
+    silent = await server.create(world_path("hummers"))  # a witness that a sweep came after the step
+    await Http(server).ok("join", instance=silent, actor="@bob")
+    clock.step(GRACE * 4)
+    await until(lambda: _nobody(server, silent), "the silent witness detached")
     assert [message for message in await ann.drain(0.1) if message.get("method") == "presence"] == []
     assert {p["name"] for p in await players(server, instance)} == {"Ann", "Bob"}
 
 
 async def test_a_detached_session_long_unseen_expires(start: Start) -> None:
-    server = await start(detach_after=GRACE, session_idle=GRACE * 2)
+    server, clock = await present(start, session_idle=GRACE * 2)
     instance, ann, bob = await pair(server)
-    await bob.ws.close()
+    await dropped(server, bob)
+    clock.step(GRACE * 1.5)  # detached, not yet expired
     assert (await ann.notification("presence"))["event"] == "left"
-    await asyncio.sleep(GRACE * 10)  # long enough for it to expire (a call would count as seeing it)
+    clock.step(GRACE * 10)  # long enough for it to expire (a call would count as seeing it)
+    await until(lambda: bob.token not in server.app[HOST].sessions, "the session expired")
     await Http(server).fail(-32002, "resume", token=bob.token)
     await Http(server, bob.token).fail(-32002, "state")
     assert [message for message in await ann.drain(0.1) if message.get("method") == "presence"] == [], (
@@ -151,9 +179,11 @@ class Running:
 
 
 async def test_a_detached_session_stays_detached_across_a_restart(tmp_path: Path) -> None:
-    async with Running(tmp_path, detach_after=GRACE) as server:
+    clock = StepClock()
+    async with Running(tmp_path, detach_after=GRACE, clock=clock) as server:
         instance, ann, bob = await pair(server)
-        await bob.ws.close()
+        await dropped(server, bob)
+        clock.step(GRACE * 2)
         assert (await ann.notification("presence"))["event"] == "left"
         tokens = ann.token, bob.token
         await ann.ws.close()

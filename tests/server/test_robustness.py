@@ -19,7 +19,9 @@ import pytest
 from aiohttp import WSMsgType, web
 
 from server.app import SOCKETS, Config, create_app
-from tests.server.conftest import Http, Server, error_of, result_of, world_path
+from tests.helpers import until
+from tests.server.conftest import Server, world_path
+from tests.wire import Http, error_of, result_of
 
 pytestmark = pytest.mark.asyncio
 
@@ -111,10 +113,8 @@ async def test_a_client_that_disconnects_mid_command(server: Server) -> None:
         await leaving.ok("resume", token=ann)
         await leaving.send({"jsonrpc": "2.0", "id": 1, "method": "command", "params": {"text": "jump"}})
         await leaving.ws.close()
-    async with asyncio.timeout(3):
-        while (await watcher.ok("state"))["turn"] < 3:
-            await asyncio.sleep(0.02)
-    await asyncio.sleep(0.2)
+    # Each socket's messages are answered before its handler ends: once none is open, none is still applied.
+    await until(lambda: not server.app[SOCKETS], "the dropped sockets gone")
     assert (await watcher.ok("state"))["turn"] == 3, "each command applied exactly once"
     back = await server.socket()
     assert (await back.ok("resume", token=ann))["turn"] == 3
@@ -273,13 +273,8 @@ async def test_connections_beyond_the_limit_are_refused(start: Any) -> None:
     assert refused.value.status == 503
     assert (await Http(server).ok("worlds"))["worlds"]
     await sockets[0].ws.close()
-    async with asyncio.timeout(2):
-        while True:
-            try:
-                late = await server.socket()
-                break
-            except aiohttp.WSServerHandshakeError:
-                await asyncio.sleep(0.02)
+    await until(lambda: len(server.app[SOCKETS]) < 3, "the closed socket let go")
+    late = await server.socket()
     assert (await late.ok("spins"))["spins"]
 
 
@@ -297,9 +292,8 @@ async def test_a_client_that_never_reads_is_cut_off_and_slows_nobody(start: Any)
         await bystander.ok("state")
         latencies.append(time.monotonic() - began)
     assert max(latencies) < 0.5, f"a slow reader held others up: {max(latencies):.2f}s"
-    async with asyncio.timeout(5):
-        while len(server.app[SOCKETS]) > 1:  # cut off by the server, without reading a byte
-            await asyncio.sleep(0.05)
+    # Cut off by the server, without reading a byte.
+    await until(lambda: len(server.app[SOCKETS]) <= 1, "the slow reader cut off")
     code = await asyncio.wait_for(slow.closed(), 10)
     assert code in (1008, None), code
     slow.close()

@@ -15,7 +15,9 @@ import aiohttp
 import pytest
 
 from server.app import Config
-from tests.server.conftest import AUTHOR, Http, Server, Start, world_path
+from tests.helpers import StepClock
+from tests.server.conftest import AUTHOR, Server, Start, world_path
+from tests.wire import Http
 
 pytestmark = pytest.mark.asyncio
 
@@ -23,16 +25,6 @@ EVIL = "http://evil.example"
 ROOT = Path(__file__).resolve().parents[2]
 WORLDS = {"jsonrpc": "2.0", "id": 1, "method": "worlds", "params": {}}
 STATE = {"jsonrpc": "2.0", "id": 1, "method": "state", "params": {}}
-
-
-class Clock:
-    """A clock the test steps: lockouts and rate limits read it instead of the time."""
-
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 def create(world: str = "cloak") -> dict[str, Any]:
@@ -128,7 +120,7 @@ async def test_forwarded_addresses_count_only_behind_a_trusted_proxy(start: Star
 
 
 async def test_guessing_tokens_locks_out_the_guesser_only(start: Start) -> None:
-    clock = Clock()
+    clock = StepClock()
     server = await start(clock=clock, token_failures=5, token_failure_every=10.0, trusted_proxies=("127.0.0.1",))
     guesser = {"X-Forwarded-For": "198.51.100.7"}
     for guess in range(5):
@@ -145,7 +137,7 @@ async def test_guessing_tokens_locks_out_the_guesser_only(start: Start) -> None:
     other = {"X-Forwarded-For": "198.51.100.8"}
     _, answer = await post(server, create(world_path("duo")), Authorization=f"Bearer {AUTHOR}", **other)
     assert "result" in answer, "another address is served as before"
-    clock.now += 10.0
+    clock.step(10.0)
     _status, answer = await post(server, create(world_path("duo")), Authorization=f"Bearer {AUTHOR}", **guesser)
     assert "result" in answer, "in time one more try is forgiven"
 

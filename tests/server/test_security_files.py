@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from server.catalog import MAX_SPIN_FILE
-from tests.server.conftest import AUTHOR, Client, Http, Server, Start
+from tests.server.conftest import AUTHOR, Server, Start
+from tests.wire import Client, Http
 
 pytestmark = pytest.mark.asyncio
 

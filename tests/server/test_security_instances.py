@@ -11,8 +11,9 @@ from typing import Any
 import pytest
 
 from server.app import HOST
-from tests.server.conftest import AUTHOR, Http, Server, Start, world_path
-from tests.server.test_security_browsers import Clock
+from tests.helpers import StepClock
+from tests.server.conftest import AUTHOR, Server, Start, world_path
+from tests.wire import Http
 
 pytestmark = pytest.mark.asyncio
 
@@ -46,7 +47,7 @@ async def test_creates_at_once_cannot_pass_the_servers_limit(start: Start, tmp_p
 
 
 async def test_idle_instances_are_retired_and_authors_kept(start: Start, tmp_path: Path) -> None:
-    clock = Clock()
+    clock = StepClock()
     server = await start(clock=clock, instance_idle=3600.0, data=tmp_path / "data", **FAST)
     host = server.app[HOST]
     stranger = Http(server)
@@ -56,9 +57,9 @@ async def test_idle_instances_are_retired_and_authors_kept(start: Start, tmp_pat
     played = Http(server)
     await played.play("cloak")
     authors = (await Http(server, AUTHOR).ok("create", world="cloak"))["instance"]
-    clock.now += 3000.0
+    clock.step(3000.0)
     assert await host.retire_idle(3600.0) == [], "not idle long enough yet"
-    clock.now += 700.0
+    clock.step(700.0)
     retired = await host.retire_idle(3600.0)
     assert [instance.id for instance in retired] == [left]
     await stranger.fail(-32001, "join", instance=left)
@@ -124,7 +125,7 @@ async def test_an_instance_out_of_service_for_a_full_disk_comes_back_when_writes
     assert error is not None and error["code"] == -32603 and "could not be stored" in error["message"]
     await player.fail(-32002, "state")
     keeper.store.db.execute("PRAGMA max_page_count = 1073741823")  # space freed
-    assert await keeper.revive(host) == [joined["instance"]]
+    assert await host.revive() == [joined["instance"]]
     state = await player.ok("state")
     assert state["instance"] == before["instance"] and state["turn"] >= before["turn"]
     assert (await player.ok("command", text="look"))["turn"] == state["turn"] + 1

@@ -11,8 +11,9 @@ import struct
 
 import pytest
 
-from tests.server.conftest import Http, Server
+from tests.server.conftest import Server
 from tests.server.test_security_files import innocent
+from tests.wire import Http
 
 pytestmark = pytest.mark.asyncio
 

@@ -11,7 +11,8 @@ import pytest
 from protocol.commands import SEPARATORS
 from protocol.spin import SPIN_FIELDS, Spin, spin_argument
 from server.catalog import spin_from_words
-from tests.server.conftest import AUTHOR, Client, Http, Server
+from tests.server.conftest import AUTHOR, Server
+from tests.wire import Client, Http
 
 pytestmark = pytest.mark.asyncio
 

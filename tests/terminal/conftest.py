@@ -3,9 +3,8 @@ at a width the test sets, a server on a loopback port, and a real terminal (tmux
 
 from __future__ import annotations
 
-import asyncio
 import secrets
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
@@ -71,11 +70,3 @@ async def server() -> AsyncIterator[tuple[str, str]]:
     token = secrets.token_urlsafe(24)
     async with hosted(in_process_config(token), "127.0.0.1", 0) as url:
         yield url, token
-
-
-async def until(condition: Callable[[], bool], what: str, timeout: float = WAIT) -> None:
-    """Wait (polling) until `condition()` holds; fail naming `what` if it does not in time."""
-    async with asyncio.timeout(timeout):
-        while not condition():
-            await asyncio.sleep(0.01)
-    assert condition(), what

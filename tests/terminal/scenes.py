@@ -9,7 +9,7 @@ from clients.cli.scene import Scene
 from clients.cli.vocabulary import Vocabulary
 from protocol import messages as m
 from protocol.spin import Spin
-from server.host import vocabulary_result
+from server.wire import vocabulary_result
 
 CLOAKROOM_ACTIONS = [
     "look",

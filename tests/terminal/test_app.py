@@ -18,7 +18,8 @@ from clients.cli.terminal.options import Options
 from clients.cli.terminal.toolbar import toolbar
 from clients.connection import Connection
 from tests.clients.conftest import FAST, PAIR, Running
-from tests.terminal.conftest import WAIT, Recording, until
+from tests.helpers import until
+from tests.terminal.conftest import WAIT, Recording
 
 pytestmark = pytest.mark.asyncio
 

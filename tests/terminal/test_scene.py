@@ -11,7 +11,8 @@ import pytest
 from clients.cli.scene import Scene
 from clients.connection import Connection
 from tests.clients.conftest import PAIR
-from tests.terminal.conftest import WAIT, until
+from tests.helpers import until
+from tests.terminal.conftest import WAIT
 from tests.terminal.test_app import Game
 
 pytestmark = pytest.mark.asyncio

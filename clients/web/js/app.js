@@ -399,6 +399,7 @@ class Play {
     }
     if (this.ended) this.transcript.notice("The story has ended.", "ended");
     this.on("narration", (event) => this.news(event.detail));
+    this.on("reply", (event) => this.lostReply(event.detail));
     this.on("presence", (event) => this.presence(event.detail));
     this.on("ended", (event) => event.detail.instance === this.instance && this.storyEnded());
     this.on("status", (event) => this.linkChanged(event.detail.status));
@@ -611,8 +612,9 @@ class Play {
     } catch (error) {
       entry.classList.remove("pending");
       if (error instanceof ConnectionLost) {
-        entry.append(h("p", { class: "notice" }, "The connection dropped before the answer came; what happened is told when it is back."));
-        this.unanswered = true;
+        const notice = h("p", { class: "notice" }, "The connection dropped before the answer came; what happened is told when it is back.");
+        entry.append(notice);
+        this.unanswered = { entry, notice, command: text };
       } else {
         entry.append(h("p", { class: "error" }, sentence(error)));
       }
@@ -639,6 +641,20 @@ class Play {
     this.turned(note.turn, false);
   }
 
+  /** The answer the dropped connection lost, sent again by the server on resume: where the command was typed. */
+  lostReply(note) {
+    const waiting = this.unanswered;
+    const page = { kind: "reply", turn: note.turn, actor: this.state.actor, command: waiting ? waiting.command : "", text: note.text, blocks: note.blocks };
+    if (waiting) {
+      waiting.notice.remove();
+      this.transcript.answered(waiting.entry, page);
+      this.unanswered = null;
+    } else {
+      this.transcript.add({ ...page, note: "The answer the dropped connection lost:" });
+    }
+    this.turned(note.turn, note.ended);
+  }
+
   presence(note) {
     if (note.instance !== this.instance) return;
     const who = `${note.name} (${this.actors.get(note.actor) || note.actor})`;
@@ -660,8 +676,11 @@ class Play {
     }
     if (status !== "resumed") return;
     try {
-      const state = await conn.call("state");
-      const missed = state.turn - this.turn;
+      // What was missed came again already, as notifications before the resume's answer, unless the server
+      // no longer held it all: then its answer has the state, and the turns since the last one seen are retold.
+      const fresh = conn.resumed && conn.resumed.state;
+      const state = fresh || (await conn.call("state"));
+      const missed = fresh ? state.turn - this.turn : 0;
       if (missed > 0) {
         const told = await conn.call("narrate", { window: missed });
         this.transcript.add({
@@ -674,7 +693,7 @@ class Play {
           blocks: told.blocks,
         });
       }
-      this.unanswered = false;
+      this.unanswered = null;
       this.state = state;
       await this.turned(state.turn, state.ended);
     } catch (error) {

@@ -6,9 +6,14 @@
 //    with an RpcError carrying the server's code and its sentence for people.
 // 3. `join` and `resume` keep the session's token, so a socket opened again can be bound to it again.
 //
-// When the socket drops, calls sent and still waiting for answers are rejected with ConnectionLost (they may
-// or may not have taken effect), while calls not yet sent stay queued; the socket is reopened with a doubling back-off, the session resumed by its token
-// before anything else is sent, and then the calls queued meanwhile go out. Status events say each step.
+// Every reply and notification of a session carries a sequence number (`seq`) that only grows; `seq` here
+// is the highest seen. When the socket drops, calls sent and still waiting for answers are rejected with
+// ConnectionLost (they may or may not have taken effect), while calls not yet sent stay queued; the socket is
+// reopened with a doubling back-off, the session resumed by its token and the last number seen before
+// anything else is sent, so the server sends again what was missed (its notifications, and as "reply" the
+// answers the drop lost), each dispatched once, in order; a notification at or below `seq` was seen already
+// and is dropped. When the server no longer holds it all, `resumed.state` says where the session stands, for
+// the page to retell the turns missed. Then the calls queued meanwhile go out. Status events say each step.
 
 export class RpcError extends Error {
   /** The server's answer was an error: its code, its message (a sentence for people) and its data. */
@@ -41,6 +46,8 @@ export class Connection extends EventTarget {
     this.url = url;
     this.backoff = backoff;
     this.token = null;
+    this.seq = 0; // the highest sequence number seen of the session's replies and notifications
+    this.resumed = null; // the answer of the last resume made when a socket came back
     this.status = "connecting";
     this.nextId = 1;
     this.pending = new Map(); // id -> {method, resolve, reject}
@@ -74,7 +81,14 @@ export class Connection extends EventTarget {
       this.pending.set(id, {
         method,
         resolve: (result) => {
-          if (method === "join" && result && result.token) this.token = result.token;
+          if ((method === "join" || method === "fork") && result && result.token) {
+            this.token = result.token;
+            this.seq = 0; // a new session: its numbers start again
+          } else if (method === "resume" && result) {
+            this.seq = result.seq;
+          } else if (result && Number.isInteger(result.seq)) {
+            this.seq = Math.max(this.seq, result.seq);
+          }
           resolve(result);
         },
         reject,
@@ -142,10 +156,11 @@ export class Connection extends EventTarget {
       const answer = new Promise((resolve, reject) =>
         this.pending.set(id, { method: "resume", resolve, reject, sent: true }),
       );
-      socket.send(JSON.stringify({ jsonrpc: "2.0", id, method: "resume", params: { token: this.token } }));
+      const params = { token: this.token, last_seq: this.seq };
+      socket.send(JSON.stringify({ jsonrpc: "2.0", id, method: "resume", params }));
       let status = "resumed";
       try {
-        await answer;
+        this.resumed = await answer;
       } catch (error) {
         if (error instanceof ConnectionLost) return; // dropped again at once; the next socket tries again
         status = "session-lost";
@@ -195,6 +210,11 @@ export class Connection extends EventTarget {
   handle(message) {
     if (message.method && message.id === undefined) {
       const detail = { method: message.method, params: message.params || {} };
+      const seq = detail.params.seq;
+      if (Number.isInteger(seq) && seq > 0) {
+        if (seq <= this.seq) return; // seen already: sent again by a resume
+        this.seq = seq;
+      }
       this.dispatchEvent(new CustomEvent("notification", { detail }));
       this.dispatchEvent(new CustomEvent(message.method, { detail: detail.params }));
       return;

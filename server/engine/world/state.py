@@ -7,6 +7,8 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+import msgspec
+
 from server.engine.errors import UnknownName, WorldError
 from server.engine.world.items import ROOT, Door, Item, Link, Room, SharedThing
 
@@ -200,23 +202,17 @@ class WorldState:
     # -- as plain data (snapshots) ------------------------------------------------------------------
 
     def export(self) -> dict[str, Any]:
-        """Everything that changes, as plain data: places, features and the undo journal."""
-        journal = [
-            [kind, tag, [old.link, old.parent]] if kind == "place" else [kind, tag, list(old)]
-            for kind, tag, old in self.journal
-        ]
-        return {
-            "places": {tag: [place.link, place.parent] for tag, place in self.places.items()},
-            "features": self.features,
-            "journal": journal,
-        }
+        """Everything that changes, for msgspec to encode as it is: places, features and the undo journal."""
+        return {"places": self.places, "features": self.features, "journal": self.journal}
 
     def load(self, data: dict[str, Any]) -> None:
         """Put back what `export` gave (for this world's items)."""
-        self.places = {tag: Place(link, parent) for tag, (link, parent) in data["places"].items()}
+        self.places = msgspec.convert(data["places"], dict[str, Place])
         self.features = {tag: dict(values) for tag, values in data["features"].items()}
+        # A journal entry's old value is a Place or a feature's (name, had it, value): its kind says which.
         self.journal = [
-            (kind, tag, Place(old[0], old[1]) if kind == "place" else tuple(old)) for kind, tag, old in data["journal"]
+            (kind, tag, msgspec.convert(old, Place) if kind == "place" else tuple(old))
+            for kind, tag, old in data["journal"]
         ]
         self.children = {tag: [] for tag in self.items}
         for tag in self.items:  # in declaration order, as `move` keeps them

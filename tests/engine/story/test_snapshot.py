@@ -8,7 +8,7 @@ import random
 import pytest
 
 from bench.play import random_commands
-from server.catalog import load_world
+from server.catalog import load_world, walked_worlds
 from server.engine.errors import EngineError, SnapshotError
 from server.engine.player import Player
 from server.engine.snapshot import capture, resume
@@ -28,7 +28,7 @@ def _played(world: str, commands: int) -> Story:
     return story
 
 
-@pytest.mark.parametrize("world", ["cloak", "cloak_plus", "artmaking", "lost_one"])
+@pytest.mark.parametrize("world", walked_worlds())
 def test_a_resumed_story_is_the_same_story(world):
     story = _played(world, 120)
     again = resume(load_world(world), capture(story))

@@ -85,7 +85,7 @@ def test_a_world_file_fixed_after_a_mistake_loads(tmp_path: Path):
 def test_the_command_line_says_it_in_one_line_with_status_2(tmp_path: Path):
     path = tmp_path / "broken.py"
     path.write_text(world(ROOM_AND_MAN + 'Thing(tag="@b", called="box", where="in @x")'))
-    root = Path(__file__).resolve().parents[2]
+    root = Path(__file__).resolve().parents[3]
     done = subprocess.run(
         [sys.executable, "-m", "clients.cli.main", "tell", str(path)],
         capture_output=True,

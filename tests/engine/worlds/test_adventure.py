@@ -16,7 +16,7 @@ from server.engine.errors import EngineError
 from server.engine.player import Player
 from server.engine.snapshot import capture, resume
 from server.engine.story import Story, StoryEnded
-from tests.engine.test_parser_fuzz import FUZZ, LINES, _check_reply, _grammatical, _play
+from tests.engine.parser.test_fuzz import FUZZ, LINES, _check_reply, _grammatical, _play
 from worlds._adventure_map import ROOMS
 from worlds._adventure_styles import STYLE_NAMES
 from worlds.adventure import MOST_POINTS, NAMED_WAYS, TREASURES
