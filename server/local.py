@@ -9,7 +9,7 @@ process that made it: no lockout, no address limits, no sweeping of idle session
 from __future__ import annotations
 
 import contextlib
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 
 import msgspec
 
@@ -70,11 +70,14 @@ class LocalLink:
             self.session = None
         self.server.links.discard(self)
 
-    def _bind(self, session: Session) -> None:
+    def _bind(self, session: Session, missed: Sequence[tuple[str, m.Result]] = ()) -> None:
+        """Hear `session`'s notifications from now on, after `missed` (what a resume sends again), first."""
         if self.session is not None:
             self.session.unlisten(self._notify)
         self.session = session
         session.listen(self._notify)
+        for method, params in missed:
+            self._notify(method, params)
 
     def _notify(self, method: str, params: m.Result) -> None:
         self.arrived(msgspec.json.encode({"jsonrpc": "2.0", "method": method, "params": params}))
