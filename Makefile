@@ -12,6 +12,9 @@ $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev,bots]'
+	# An editable install leaves the project's own modules uncompiled (a normal install compiles them): compile
+	# them now, so even a first run (or one with PYTHONDONTWRITEBYTECODE) starts from bytecode.
+	$(BIN)/python -m compileall -q server clients protocol spins worlds > /dev/null
 	touch $(STAMP)
 
 play: setup

@@ -15,7 +15,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from bench import bots, dispatch, engine, persistence, play, server, telling, workers
+from bench import bots, dispatch, engine, local, persistence, play, server, telling, workers
 from bench.measure import Benchmark, Result, Settings, duration
 
 MODULES = {
@@ -27,6 +27,7 @@ MODULES = {
     "dispatch": dispatch.BENCHMARKS,
     "bots": bots.BENCHMARKS,
     "workers": workers.BENCHMARKS,
+    "local": local.BENCHMARKS,
 }
 
 
@@ -79,7 +80,7 @@ NUMBERS = {
     "durable_players": "players, one to an instance, in memory and durable (persistence.durable)",
     "durable_seconds": "how long they play, each way",
     "write_seconds": "how long each crowd of instances writes to each store (persistence.commits)",
-    "turns": "commands per world of the in-process turn (engine.turn)",
+    "turns": "commands per world of the in-process turn (engine.turn) and of piped play (local.command)",
 }
 """Every numeric setting has a flag (`restart_turns` is `--restart-turns`); the default comes from Settings."""
 

@@ -18,7 +18,9 @@ number seen (`seq`, of any reply or notification), so the server sends again wha
 notifications, and the replies the drop lost (as LostReply), each once and in order among the rest; when it
 no longer holds them all, the turns missed are retold (`narrate`) and that Reply comes among the
 notifications. Then the calls made meanwhile go through. `on_status` hears RECONNECTING, then RESUMED (or
-SESSION_LOST when the server no longer knows the token).
+SESSION_LOST when the server no longer knows the token); `on_retry` hears each try that found no server, and
+when the next one is. Reopening never gives up: only closing the connection (Ctrl-C or Ctrl-D, for a person)
+ends it.
 """
 
 from __future__ import annotations
@@ -33,22 +35,26 @@ from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-import aiohttp
 import msgspec
 
-from clients.transports import ConnectionLost, HttpTransport, NotSent, Transport, WebSocketTransport
+from clients.transports import ConnectionLost, NotSent, Owner, Transport
 from protocol import messages as m
 from protocol.errors import Code
 from protocol.methods import BY_NAME
 
-__all__ = ["CallError", "Connection", "ConnectionLost", "NotSent", "Status"]
+__all__ = ["CallError", "Connection", "ConnectionLost", "NotSent", "Retrying", "Status"]
 
 log = logging.getLogger(__name__)
 
 Call = tuple[str, Mapping[str, Any]]
 """A method's name and its parameters by name."""
 
-TRANSPORTS: dict[str, type[Transport]] = {"websocket": WebSocketTransport, "http": HttpTransport}
+TRY_LIMIT = 10.0
+"""Seconds one try to reopen may take: a server that takes the connection but does not answer (stopped, or
+swamped) counts as not answering, and is tried again after the next wait."""
+
+Kind = Literal["websocket", "http"] | Callable[[str, Owner], Transport]
+"""A transport by name, or what makes one (`clients.transports.local.reaching`, for a server in this process)."""
 
 
 class Status(enum.Enum):
@@ -60,6 +66,18 @@ class Status(enum.Enum):
     """The WebSocket is back, and the session (if one was joined) is bound to it again."""
     SESSION_LOST = "session lost"
     """The WebSocket is back, but the server no longer knows the session: calls for it fail with -32002."""
+
+
+@dataclass(frozen=True, slots=True)
+class Retrying:
+    """A try to reopen a dropped WebSocket found no server, told to `on_retry` listeners."""
+
+    tries: int
+    """Tries that failed since the link dropped."""
+    wait: float
+    """Seconds until the next try."""
+    at: float
+    """When the next try is, on the event loop's clock (`loop.time()`, monotonic)."""
 
 
 class CallError(Exception):
@@ -93,9 +111,10 @@ class Connection:
         self,
         url: str,
         *,
-        transport: Literal["websocket", "http"] = "websocket",
+        transport: Kind = "websocket",
         author_token: str | None = None,
         on_status: Callable[[Status], None] | None = None,
+        on_retry: Callable[[Retrying], None] | None = None,
         outage: float | None = None,
         backoff: tuple[float, float] = (0.05, 2.0),
     ) -> None:
@@ -111,17 +130,18 @@ class Connection:
         self.turn = 0
         """The latest turn a reply or notification told of: a resume that missed too much retells from here."""
         self.on_status = on_status
+        self.on_retry = on_retry
         self.outage = outage
         """How long a call waits for a dropped WebSocket to come back before failing, in seconds; None: until
         it is back (reopening goes on with backoff meanwhile)."""
         self.backoff = backoff
-        """The first wait before reopening a dropped WebSocket, and the longest (it doubles each try)."""
+        """The first wait before reopening a dropped WebSocket, and the longest (it doubles after each try that
+        fails, up to this)."""
         self._ids = itertools.count(1)
         self._pending: dict[int, _Pending] = {}
         self._unanswered: deque[list[int]] = deque()
         self._notes: asyncio.Queue[m.Result | None] = asyncio.Queue()
         self._up = asyncio.Event()
-        self._http: aiohttp.ClientSession | None = None
         self._transport: Transport | None = None
         self._reconnecting: asyncio.Task[None] | None = None
         self._closed = False
@@ -142,12 +162,11 @@ class Connection:
 
     async def open(self) -> None:
         """Reach the server (ConnectionLost when it cannot be reached)."""
-        self._http = aiohttp.ClientSession()
-        self._transport = TRANSPORTS[self.kind](self.url, self._http, self)
+        self._transport = _made(self.kind, self.url, self)
         try:
             await self._transport.open()
         except BaseException:
-            await self._http.close()
+            await self._transport.close()
             raise
         self._up.set()
 
@@ -165,8 +184,6 @@ class Connection:
         self._fail_pending("the connection was closed")
         self._up.set()  # wakes calls waiting for the link, which then see it closed
         self._notes.put_nowait(None)
-        if self._http is not None:
-            await self._http.close()
 
     # -- calling ---------------------------------------------------------------------------------------------
 
@@ -189,7 +206,7 @@ class Connection:
         Ended, and LostReply after a resume), each once, kept from the moment the connection opened; after a
         resume too late for the server to send again what was missed, a Reply: those turns retold. Ends when
         the connection closes. WebSocket only; one reader."""
-        if not TRANSPORTS[self.kind].streams:
+        if self.kind == "http":
             raise TypeError("notifications come only over a WebSocket")
         while (note := await self._notes.get()) is not None:
             yield note
@@ -228,6 +245,8 @@ class Connection:
             if not transport.streams:
                 self._deliver(answer if answer is not None else [], ids)
                 self._fail_unanswered(ids)
+            if all(future.done() for future in futures):  # answered in the sending (a server in this process)
+                return [future.result() for future in futures]
             return list(await asyncio.gather(*futures))
 
     async def _wait_until_up(self, deadline: float | None) -> None:
@@ -373,18 +392,26 @@ class Connection:
 
     async def _reconnect(self) -> None:
         delay, longest = self.backoff
+        loop = asyncio.get_running_loop()
+        tries = 0
         while not self._closed and self._transport is not None:
             await asyncio.sleep(delay)
-            delay = min(longest, delay * 2)
             try:
-                await self._transport.open()
-                resumed = None
-                if self.token is not None:
-                    asked = {"token": self.token, "last_seq": self.seq}
-                    (resumed,) = await self._send([("resume", asked)], batch=False, waits=False)
-                if isinstance(resumed, m.ResumeResult) and resumed.state is not None:
-                    await self._retell(resumed.state)
-            except ConnectionLost:
+                async with asyncio.timeout(TRY_LIMIT):
+                    await self._transport.open()
+                    resumed = None
+                    if self.token is not None:
+                        asked = {"token": self.token, "last_seq": self.seq}
+                        (resumed,) = await self._send([("resume", asked)], batch=False, waits=False)
+                    if isinstance(resumed, m.ResumeResult) and resumed.state is not None:
+                        await self._retell(resumed.state)
+            except (ConnectionLost, TimeoutError) as failed:
+                if isinstance(failed, TimeoutError):  # a socket half open, or a resume unanswered: let it go
+                    self._fail_pending("the server did not answer in time")
+                    await self._transport.close()
+                tries += 1
+                delay = min(longest, delay * 2)
+                self._retried(Retrying(tries, delay, loop.time() + delay))
                 continue
             status = Status.RESUMED
             if isinstance(resumed, CallError):
@@ -406,6 +433,14 @@ class Connection:
         if isinstance(told, m.Reply):
             self._notes.put_nowait(told)
 
+    def _retried(self, retrying: Retrying) -> None:
+        if self.on_retry is None:
+            return
+        try:
+            self.on_retry(retrying)
+        except Exception:
+            log.exception("a retry listener failed")
+
     def _tell(self, status: Status) -> None:
         if self.on_status is None:
             return
@@ -413,3 +448,16 @@ class Connection:
             self.on_status(status)
         except Exception:
             log.exception("a status listener failed")
+
+
+def _made(kind: Kind, url: str, owner: Owner) -> Transport:
+    """The transport of that kind; aiohttp is imported only for the kinds that use it."""
+    if callable(kind):
+        return kind(url, owner)
+    if kind == "http":
+        from clients.transports.http import HttpTransport
+
+        return HttpTransport(url, owner)
+    from clients.transports.websocket import WebSocketTransport
+
+    return WebSocketTransport(url, owner)

@@ -156,6 +156,8 @@ def test_names_pick_modules_or_single_benchmarks():
         "bots.fork",
         "workers.capacity",
         "workers.stall",
+        "local.command",
+        "local.startup",
     ]
     assert list(cli.chosen(["telling"])) == ["telling.scaling", "telling.robbery"]
     assert list(cli.chosen(["robbery"])) == ["telling.robbery"]
@@ -299,3 +301,17 @@ def test_workers_benchmarks_load_one_and_two_workers_and_time_an_innocent_player
     for run in stalled["runs"].values():
         assert run["alone"]["count"] > 0 and run["beside"]["count"] > 0 and run["actions"]["count"] > 0
     assert "beside actions" in workers.report_stall(stalled)
+
+
+def test_local_benchmarks_play_piped_and_at_a_terminal_and_see_the_imports():
+    from bench import local
+
+    commanded = local.per_command(Settings(turns=10, repeats=1))
+    assert set(commanded["worlds"]) == set(local.WORLDS)
+    assert all(_positive(r["engine_s"]) and r["ratio"] >= 0 for r in commanded["worlds"].values())
+    assert "play/engine" in local.report_per_command(commanded)
+    started = local.startup(Settings(repeats=1))
+    assert all(_positive(started[key]) for key in ("python_s", "piped_s", "terminal_s"))
+    assert "jsonrpcserver" in started["imports_s"]  # the in-process server answers the opening through it
+    assert "aiohttp" not in started["imports_s"]  # no socket, so no web framework and no TLS context
+    assert "not imported before it:" in local.report_startup(started)

@@ -56,6 +56,14 @@ def parser() -> argparse.ArgumentParser:
     _story_arguments(play)
     play.add_argument("--auto", metavar="FILE", help="play the file's lines first, echoing each as '> line'")
     play.add_argument(
+        "--retry",
+        metavar="FIRST,LONGEST",
+        type=_backoff,
+        default=BACKOFF,
+        help="with --server, when it stops answering: seconds before the first try to reach it again, doubling "
+        "after each try up to LONGEST; it is tried for as long as play goes on (default %(default)s)",
+    )
+    play.add_argument(
         "--resume",
         metavar="TOKEN",
         help="with --server: take back the session this token names (play prints it at the start, :state shows "
@@ -161,6 +169,26 @@ def parser() -> argparse.ArgumentParser:
     export.add_argument("--output", "-o", metavar="FILE", help="write to FILE (default: standard output)")
     export.set_defaults(command="export")
     return made
+
+
+class Backoff(tuple[float, float]):
+    """Two waits in seconds, the first and the longest, shown as the command line takes them."""
+
+    def __str__(self) -> str:
+        return f"{self[0]:g},{self[1]:g}"
+
+
+BACKOFF = Backoff((0.05, 2.0))
+
+
+def _backoff(text: str) -> Backoff:
+    try:
+        first, longest = (float(part) for part in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"give two numbers of seconds, like 0.05,2, not {text!r}") from None
+    if not 0 < first <= longest:
+        raise argparse.ArgumentTypeError(f"the first wait must be above 0 and at most the longest, not {text!r}")
+    return Backoff((first, longest))
 
 
 def _story_arguments(command: argparse.ArgumentParser) -> None:

@@ -2,11 +2,14 @@
 (created, or --instance), a session joined with the command line's spins.
 
 In order:
-1. The server: by default the app started inside this process on a free loopback port, whose author token
-   this process holds; with --server, the one at that URL (--author-token to hold its author token).
+1. The server: by default one made inside this process and reached with no socket (the same JSON-RPC
+   messages, handed to its handler directly), whose author token this process holds; with --server, the
+   one at that URL (--author-token to hold its author token).
 2. The instance: `create`d (world, seed, and the named spins, as the story's own spin) by the author token's
-   holder, over HTTP, so that even a --player may have a world file run; or the one --instance names.
-3. A WebSocket connection, like every other client's, joined as --actor and --name, an author's session
+   holder, in a call of its own (over HTTP to a --server), so that even a --player may have a world file
+   run; or the one --instance names.
+3. A connection that streams (a WebSocket to a --server), like every other client's, joined as --actor
+   and --name, an author's session
    unless --player, with the key=value settings as its spin. Joining an existing instance, the named spins
    go to `join` instead, and settings given with them are handed on to be applied after joining.
    With --resume TOKEN (play, with --server) there is no 2: the session the token names is taken back,
@@ -25,6 +28,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import functools
 import os
 import secrets
 import signal
@@ -33,7 +37,8 @@ from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from clients.connection import CallError, Connection, ConnectionLost, Status
+from clients.cli.arguments import BACKOFF
+from clients.connection import CallError, Connection, ConnectionLost, Kind, Retrying, Status
 from protocol import messages as m
 from protocol.errors import Code
 from protocol.spin import Spin, SpinPart, apply, spin_argument
@@ -66,36 +71,50 @@ def spin_words(words: list[str]) -> list[SpinPart]:
 
 
 @contextlib.asynccontextmanager
-async def attached(args: argparse.Namespace, on_status: Callable[[Status], None]) -> AsyncIterator[Attached]:
+async def attached(
+    args: argparse.Namespace,
+    on_status: Callable[[Status], None],
+    on_retry: Callable[[Retrying], None] | None = None,
+) -> AsyncIterator[Attached]:
     parts = spin_words(args.spin)  # SpinError (a usage error) before anything starts
     resume = getattr(args, "resume", None)
     if resume is not None:
         _check_resuming(args, parts)
     world = _world(args.world)
     async with contextlib.AsyncExitStack() as stack:
+        streaming: Kind
+        desking: Kind
         if args.server:
             url, owner = args.server.rstrip("/"), args.author_token
+            streaming, desking = "websocket", "http"
         else:
-            from server.tools.hosting import hosted, in_process_config  # the server's code, only when it runs here
+            from clients.transports.local import reaching
+            from server.local import local_server  # the server's code, only when it runs here
 
             owner = secrets.token_urlsafe(24)
-            url = await stack.enter_async_context(hosted(in_process_config(owner), "127.0.0.1", 0))
+            here = await stack.enter_async_context(local_server(owner))
+            url, streaming = "in-process", reaching(here)
+            desking = streaming
+        backoff = getattr(args, "retry", BACKOFF)  # play's --retry (tell has none)
+        streams = functools.partial(
+            Connection, transport=streaming, on_status=on_status, on_retry=on_retry, backoff=backoff
+        )
         if resume is not None:
-            conn = await stack.enter_async_context(Connection(url, on_status=on_status))
-            joined = await _resumed(conn, url, resume, world)
+            conn = await stack.enter_async_context(streams(url))
+            joined = await _resumed(conn, url, resume, world, desking)
             later = parts
         else:
             later = []
             if args.instance:
                 instance, asked = args.instance, parts  # the session's own spin, over the instance's
                 if world:
-                    await _check_world(url, instance, world)
+                    await _check_world(url, instance, world, desking)
             else:
-                async with Connection(url, transport="http", author_token=owner) as desk:
+                async with Connection(url, transport=desking, author_token=owner) as desk:
                     created = await desk.call("create", world=world, seed=args.seed, spin=parts or None)
                 instance, asked = created.instance, []  # the story's own spin, which the session starts from
             author = None if args.player else owner
-            conn = await stack.enter_async_context(Connection(url, author_token=author, on_status=on_status))
+            conn = await stack.enter_async_context(streams(url, author_token=author))
             joined = await conn.call("join", instance=instance, actor=args.actor, name=args.name, spin=asked or None)
         if args.server and hasattr(args, "resume"):  # play: a session on a server outlives this process
             print(f"[if play is cut off, --resume={joined.token} takes this session back]", file=sys.stderr)
@@ -191,7 +210,7 @@ def _check_resuming(args: argparse.Namespace, parts: list[SpinPart]) -> None:
         raise CallError(Code.INVALID_PARAMS, "with --resume, change the spin with key=value settings (or :spin)")
 
 
-async def _resumed(conn: Connection, url: str, token: str, world: str | None) -> m.JoinResult:
+async def _resumed(conn: Connection, url: str, token: str, world: str | None, desking: Kind) -> m.JoinResult:
     """The session a token names, taken back; as an opening, its last turn told again."""
     try:
         resumed: m.ResumeResult = await conn.call("resume", token=token)
@@ -199,7 +218,7 @@ async def _resumed(conn: Connection, url: str, token: str, world: str | None) ->
         why = "it was left, or has expired" if error.code == Code.NO_SESSION else error.message
         raise CallError(error.code, f"cannot resume that session: {why}", error.data) from None
     if world is not None:
-        await _check_world(url, resumed.instance, world)
+        await _check_world(url, resumed.instance, world, desking)
     print(f"[resumed: {resumed.actor} in instance {resumed.instance}, at turn {resumed.turn}]", file=sys.stderr)
     told: m.Reply = await conn.call("narrate", window="turn")
     return m.JoinResult(
@@ -212,8 +231,8 @@ async def _resumed(conn: Connection, url: str, token: str, world: str | None) ->
     )
 
 
-async def _check_world(url: str, instance: str, world: str) -> None:
-    async with Connection(url, transport="http") as desk:
+async def _check_world(url: str, instance: str, world: str, desking: Kind) -> None:
+    async with Connection(url, transport=desking) as desk:
         found = await desk.call("instances")
     playing = next((each.world for each in found.instances if each.instance == instance), None)
     if playing is not None and playing != world:

@@ -7,6 +7,7 @@ import contextlib
 import io
 import sys
 import threading
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 
@@ -38,9 +39,43 @@ def readable(line: str) -> str:
     return raw.decode("utf-8", "replace")
 
 
+def _keeping_bytes() -> None:
+    # Bytes that are not UTF-8 are kept (as surrogates, which `readable` replaces), never an error that would
+    # read as the end of input.
+    if isinstance(sys.stdin, io.TextIOWrapper) and sys.stdin.errors != "surrogateescape":
+        sys.stdin.reconfigure(errors="surrogateescape")
+
+
+async def piped_lines() -> AsyncIterator[str]:
+    """Stdin's lines without their newlines, read ahead by one daemon thread for the whole game (a pipe or a
+    file: nobody is prompted, so reading ahead changes nothing one sees), so a line is there as soon as the
+    last one is answered and notifications print meanwhile."""
+    loop = asyncio.get_running_loop()
+    lines: asyncio.Queue[str | None] = asyncio.Queue()
+
+    def read() -> None:
+        _keeping_bytes()
+        while True:
+            try:
+                line: str | None = sys.stdin.readline() or None
+            except (OSError, ValueError):
+                line = None
+            try:
+                loop.call_soon_threadsafe(lines.put_nowait, None if line is None else line.rstrip("\n"))
+            except RuntimeError:  # the loop closed meanwhile: nobody is waiting
+                return
+            if line is None:
+                return
+
+    threading.Thread(target=read, name="curveship-stdin", daemon=True).start()
+    while (line := await lines.get()) is not None:
+        yield line
+
+
 async def read_line(prompt: str | None) -> str | None:
-    """One line of stdin without its newline; None at the end of input. Stdin is read in a daemon thread, so
-    notifications print meanwhile and Ctrl-C never waits on it."""
+    """One line of stdin without its newline, after `prompt`; None at the end of input. Read in a daemon thread
+    of its own, asked for each line (the prompt shows only when a line is wanted), so notifications print
+    meanwhile and Ctrl-C never waits on it."""
     loop = asyncio.get_running_loop()
     answer: asyncio.Future[str | None] = loop.create_future()
 
@@ -49,10 +84,7 @@ async def read_line(prompt: str | None) -> str | None:
             answer.set_result(line)
 
     def read() -> None:
-        # Bytes that are not UTF-8 are kept (as surrogates, which `readable` replaces), never an error that
-        # would read as the end of input.
-        if isinstance(sys.stdin, io.TextIOWrapper) and sys.stdin.errors != "surrogateescape":
-            sys.stdin.reconfigure(errors="surrogateescape")
+        _keeping_bytes()
         try:
             line: str | None = input(prompt) if prompt is not None else sys.stdin.readline() or None
         except (EOFError, OSError, ValueError):

@@ -6,10 +6,10 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Sequence
 from typing import ClassVar
 
-from clients.cli.lines import read_line
+from clients.cli.lines import piped_lines, read_line
 from clients.cli.screen import Notice, Screen
-from clients.cli.status import show_status
-from clients.connection import Status
+from clients.cli.status import show_retry, show_status
+from clients.connection import Retrying, Status
 from protocol import messages as m
 
 PROMPT = "\n> "
@@ -27,18 +27,20 @@ class PipedScreen(Screen):
         """Whether a line is being read now (something printed meanwhile needs the prompt again)."""
 
     async def lines(self) -> AsyncIterator[str]:
-        prompt = PROMPT if self.prompting else None
+        if not self.prompting:
+            async for line in piped_lines():
+                yield line
+            return
         while True:
             self.reading = True
             try:
-                typed = await read_line(prompt)
+                typed = await read_line(PROMPT)
             finally:
                 self.reading = False
             if typed is None:
                 break
             yield typed
-        if self.prompting:
-            print()
+        print()
 
     def echo(self, line: str) -> None:
         print(f"\n> {line}")
@@ -64,6 +66,9 @@ class PipedScreen(Screen):
 
     def status(self, status: Status) -> None:
         show_status(status)
+
+    def retrying(self, retrying: Retrying) -> None:
+        show_retry(retrying)
 
     def _meanwhile(self, text: str) -> None:
         print(f"\n{text}")

@@ -32,7 +32,7 @@ from clients.cli.meta import Answer, Desk, MetaCommands, MetaError, is_meta, sta
 from clients.cli.piped import PipedScreen
 from clients.cli.scene import Scene
 from clients.cli.screen import Screen
-from clients.cli.status import StatusRelay, show_status
+from clients.cli.status import StatusRelay, show_retry, show_status
 from clients.connection import CallError, Connection, ConnectionLost, NotSent
 from protocol import messages as m
 from protocol.commands import split_commands
@@ -58,7 +58,7 @@ def run_play(args: argparse.Namespace) -> int:
 async def _play(args: argparse.Namespace) -> int:
     auto = auto_lines(Path(args.auto)) if args.auto else []  # an unreadable file is named before anything starts
     relay = StatusRelay()
-    async with attached(args, relay) as story:
+    async with attached(args, relay, relay.retried) as story:
         conn = story.conn
         if story.later:
             await conn.call("spin", set=story.later)
@@ -69,11 +69,11 @@ async def _play(args: argparse.Namespace) -> int:
         metas = standard()
         try:
             async with _screen(args, scene, metas) as screen:
-                relay.listener = screen.status
+                relay.listener, relay.retry_listener = screen.status, screen.retrying
                 try:
                     await game(Desk(conn, scene, screen), metas, story.joined, auto)
                 finally:
-                    relay.listener = show_status
+                    relay.listener, relay.retry_listener = show_status, show_retry
         finally:
             await scene.close()
     return 0

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from clients.cli.vocabulary import Vocabulary
-from clients.connection import CallError, Connection, ConnectionLost, Status
+from clients.connection import CallError, Connection, ConnectionLost, Retrying, Status
 from protocol import messages as m
 from protocol.spin import Spin
 
@@ -45,6 +45,8 @@ class Scene:
     """Commands that would succeed now, as the server words them ("hang velvet cloak on small brass hook")."""
     link: Status | None = None
     """The connection's last status, if it ever dropped."""
+    retry: Retrying | None = None
+    """While it is down: the last try to reach the server that found none, if one has been made."""
     actors: list[str] = field(default_factory=list)
     """The actors the concept holds (besides this session's own)."""
     readable: list[str] = field(default_factory=list)
@@ -142,11 +144,22 @@ class Scene:
             self.vocabulary = Vocabulary.of(answers[4])
         self.changed()
 
+    @property
+    def offline(self) -> bool:
+        """Whether the connection is down (calls wait until it is back)."""
+        return self.link is Status.RECONNECTING
+
     def heard(self, status: Status) -> None:
         self.link = status
+        if status is not Status.RECONNECTING:
+            self.retry = None
         self.changed()
         if status is Status.RESUMED:
             self.stale()
+
+    def retried(self, retrying: Retrying) -> None:
+        self.retry = retrying
+        self.changed()
 
     def changed(self) -> None:
         for listener in self.listeners:

@@ -7,7 +7,7 @@ from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator, Sequence
 from typing import ClassVar, Literal
 
-from clients.connection import Status
+from clients.connection import Retrying, Status
 from protocol import messages as m
 
 Notice = Literal["presence", "ended", "link", "error"]
@@ -61,6 +61,10 @@ class Screen(ABC):
     @abstractmethod
     def status(self, status: Status) -> None:
         """The connection dropped, came back, or came back without the session."""
+
+    @abstractmethod
+    def retrying(self, retrying: Retrying) -> None:
+        """A try to reach the server again found none: how many so far, and when the next is."""
 
     def keys(self, mode: KeyMode | None) -> str:
         """Switch the key bindings to `mode` (None: the other one); what they are now, said for people."""

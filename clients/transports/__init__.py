@@ -1,7 +1,8 @@
-"""The ways a client reaches a server, one module each behind one base: HTTP and WebSocket."""
+"""The ways a client reaches a server, one module each behind one base: HTTP, WebSocket, and in this process.
+
+Only the base is loaded here: each transport's module (and aiohttp, for the first two) is imported when used.
+"""
 
 from clients.transports.base import ConnectionLost, NotSent, Owner, Transport
-from clients.transports.http import HttpTransport
-from clients.transports.websocket import WebSocketTransport
 
-__all__ = ["ConnectionLost", "HttpTransport", "NotSent", "Owner", "Transport", "WebSocketTransport"]
+__all__ = ["ConnectionLost", "NotSent", "Owner", "Transport"]

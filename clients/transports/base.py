@@ -5,8 +5,6 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from typing import Any, ClassVar, Protocol
 
-import aiohttp
-
 
 class ConnectionLost(Exception):
     """No answer came: the server could not be reached, or the connection dropped before it answered."""
@@ -36,9 +34,8 @@ class Transport(ABC):
 
     streams: ClassVar[bool]
 
-    def __init__(self, url: str, http: aiohttp.ClientSession, owner: Owner) -> None:
+    def __init__(self, url: str, owner: Owner) -> None:
         self.url = url.rstrip("/")
-        self.http = http
         self.owner = owner
 
     @abstractmethod
@@ -51,4 +48,4 @@ class Transport(ABC):
 
     @abstractmethod
     async def close(self) -> None:
-        """Let go of the link; `Owner.dropped` is not called for this."""
+        """Let go of the link for good; `Owner.dropped` is not called for this."""

@@ -7,7 +7,7 @@ from typing import Any, ClassVar
 import aiohttp
 import msgspec
 
-from clients.transports.base import ConnectionLost, Transport
+from clients.transports.base import ConnectionLost, Owner, Transport
 
 
 class HttpTransport(Transport):
@@ -15,13 +15,21 @@ class HttpTransport(Transport):
 
     streams: ClassVar[bool] = False
 
+    def __init__(self, url: str, owner: Owner) -> None:
+        super().__init__(url, owner)
+        self.http: aiohttp.ClientSession | None = None
+
     async def open(self) -> None:
-        """Nothing to open: each request finds its own way (aiohttp pools the connections)."""
+        """Nothing to open but the pool: each request finds its own way (aiohttp pools the connections)."""
+        if self.http is None:
+            self.http = aiohttp.ClientSession()
 
     async def send(self, data: bytes) -> Any | None:
         headers = {"Content-Type": "application/json"}
         if (token := self.owner.bearer()) is not None:
             headers["Authorization"] = f"Bearer {token}"
+        if self.http is None:
+            raise ConnectionLost("the connection is not open")
         try:
             async with self.http.post(f"{self.url}/rpc", data=data, headers=headers) as response:
                 body = await response.read()
@@ -36,4 +44,6 @@ class HttpTransport(Transport):
             raise ConnectionLost(f"{self.url}/rpc answered HTTP {status}, not JSON-RPC") from None
 
     async def close(self) -> None:
-        """Nothing to close: the connection's HTTP session is closed by the connection."""
+        if self.http is not None:
+            await self.http.close()
+            self.http = None

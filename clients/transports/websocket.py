@@ -5,12 +5,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from typing import Any, ClassVar
+from typing import ClassVar
 
 import aiohttp
 import msgspec
 
-from clients.transports.base import ConnectionLost, Transport
+from clients.transports.base import ConnectionLost, Owner, Transport
 
 log = logging.getLogger(__name__)
 
@@ -21,8 +21,9 @@ class WebSocketTransport(Transport):
 
     streams: ClassVar[bool] = True
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
+    def __init__(self, url: str, owner: Owner) -> None:
+        super().__init__(url, owner)
+        self.http: aiohttp.ClientSession | None = None
         self.socket: aiohttp.ClientWebSocketResponse | None = None
         self.reader: asyncio.Task[None] | None = None
         self.sending = asyncio.Lock()
@@ -34,6 +35,8 @@ class WebSocketTransport(Transport):
 
     async def open(self) -> None:
         await self._stop_reading()
+        if self.http is None:
+            self.http = aiohttp.ClientSession()
         headers = {}
         if (token := self.owner.bearer()) is not None:
             headers["Authorization"] = f"Bearer {token}"
@@ -60,6 +63,9 @@ class WebSocketTransport(Transport):
             with contextlib.suppress(Exception):
                 await self.socket.close()
             self.socket = None
+        if self.http is not None:
+            await self.http.close()
+            self.http = None
 
     async def _stop_reading(self) -> None:
         if self.reader is not None:

@@ -27,7 +27,7 @@ async def test_play_keeps_a_line_typed_in_an_outage_and_sends_it_when_back(tmp_p
     out, err = tmp_path / "out.txt", tmp_path / "err.txt"
     with out.open("wb") as stdout, err.open("wb") as stderr:
         client = subprocess.Popen(
-            [sys.executable, "-m", "clients.cli.main", "play", "cloak", "--server", server.url],
+            [sys.executable, "-m", "clients.cli.main", "play", "cloak", "--server", server.url, "--retry", "0.01,0.05"],
             cwd=ROOT,
             env={**os.environ, "CURVESHIP_AUTHOR_TOKEN": AUTHOR},
             stdin=subprocess.PIPE,
@@ -41,6 +41,11 @@ async def test_play_keeps_a_line_typed_in_an_outage_and_sends_it_when_back(tmp_p
         await until(lambda: said(err, "reconnecting"), "the client says it is reconnecting")
         client.stdin.write(b"w\n")  # typed while the server is away
         client.stdin.flush()
+        # Said now and then (the 1st, 2nd, 4th… try), not every try: past the 19 tries the client once made in
+        # the 30 s it waited before it gave up with exit 1.
+        await until(lambda: said(err, "not answering (32 tries)"), "tries past the old give-up, said now and then")
+        told = err.read_text(errors="replace")
+        assert "not answering (1 try)" in told and "not answering (3 tries)" not in told
         assert client.poll() is None, "the client is still there"
         servers(data, server.port)
         # A server process started again, on a busy machine, may take a while: waited for, never slept on.

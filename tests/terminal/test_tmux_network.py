@@ -1,6 +1,7 @@
 """`curveship play --server` in a real terminal (tmux) against a `curveship serve` process: another player's
 doings shown above a half-typed line in a two-player bank game; a server killed and restarted in the
-middle of play, which the client says and survives, keeping a line typed meanwhile unsent; a closed window
+middle of play, which the client says and survives; a line typed while it is away kept through more tries than
+the client once made before giving up, and sent once it is back, or Ctrl-C or Ctrl-D leaving; a closed window
 or SIGTERM leaving the story; a session cut off and taken back with --resume."""
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from clients.cli.arguments import BACKOFF
 from clients.connection import Connection
 from tests.terminal.tmux import MISSING, WAIT, Server, Terminal, lines_of, prompt_line, toolbar
 
@@ -90,20 +92,64 @@ def test_a_server_restart_is_said_and_survived(terminal, serving):
     terminal.wait_for("[exited 0]")
 
 
-def test_a_line_typed_while_the_server_is_away_is_not_sent_and_stays_to_be_sent(terminal, serving):
-    terminal.run("play", "cloak", "--server", serving.url)
+OLD_GIVE_UP = 30.0
+"""Seconds the client once waited for a server that was away before it gave up and ended (exit 1)."""
+QUICK = "0.01,0.05"
+"""--retry for the tests: the same doubling schedule as the default's, its waits cut short."""
+
+
+def tries_within(seconds: float, first: float, longest: float) -> int:
+    """How many tries a schedule (first wait, doubling up to longest) makes within `seconds`."""
+    waited, wait, tries = 0.0, first, 0
+    while waited + wait <= seconds:
+        waited, tries, wait = waited + wait, tries + 1, min(longest, wait * 2)
+    return tries
+
+
+def tries_said(screen: str) -> int:
+    """The tries the toolbar says have found no server (0 when it says none)."""
+    found = re.search(r"not answering \((\d+) tr(?:y|ies)\)", toolbar(screen))
+    return int(found.group(1)) if found else 0
+
+
+def test_a_line_kept_through_a_long_outage_is_sent_once_the_server_is_back(terminal, serving):
+    terminal.run("play", "cloak", "--server", serving.url, "--retry", QUICK)
     terminal.wait_for_prompt(bar=" cloak · @operagoer · Foyer of the Opera House · turn 0")
     serving.kill()
     terminal.wait_for(lambda screen: toolbar(screen).startswith(" reconnecting… "), what="the toolbar's alarm")
     terminal.enter("w")
-    screen = terminal.wait_for("not sent: there is no connection to the server")
+    screen = terminal.wait_for("kept: the server is not answering; this line is sent once it is back")
     assert prompt_line(screen) == "> w"  # still in the input, not taken
-    serving.start()
-    terminal.wait_for(lambda screen: "not sent" not in screen and "[reconnected]" in screen, what="back")
-    terminal.wait_for_prompt("w")
-    terminal.press("Enter")  # sent now, once
-    screen = terminal.wait_for(lambda screen: " Cloakroom · turn 1" in toolbar(screen), what="the turn taken")
+
+    # More tries than the old client made before it gave up (19, at the default schedule over 30 s), with the
+    # line still kept and the countdown still said.
+    old = tries_within(OLD_GIVE_UP, *BACKOFF)
+    screen = terminal.wait_for(lambda screen: tries_said(screen) > old, what=f"more than {old} tries")
+    assert re.search(r"trying again (in [\d.]+ s|now)…", toolbar(screen)), toolbar(screen)
+    assert prompt_line(screen) == "> w"
+    assert "[exited" not in screen
+
+    serving.start()  # the same port, the same data directory: the session is resumed
+    screen = terminal.wait_for(lambda screen: " Cloakroom · turn 1" in toolbar(screen), what="the kept line sent")
+    assert "[reconnected]" in screen
     assert "may or may not" not in screen
+    assert "not answering" not in toolbar(screen)
+    terminal.wait_for_prompt()  # taken, once: the input is empty again
+    terminal.enter("e")
+    terminal.wait_for(lambda screen: " turn 2" in toolbar(screen), what="play going on")
+
+
+@pytest.mark.parametrize("key", ["C-c", "C-d"])
+def test_ctrl_c_or_ctrl_d_leaves_while_a_line_is_kept(terminal, serving, key):
+    terminal.run("play", "cloak", "--server", serving.url, "--retry", QUICK)
+    terminal.wait_for_prompt(bar=" cloak · ")
+    serving.kill()
+    terminal.wait_for(lambda screen: tries_said(screen) > 0, what="a try that found no server")
+    terminal.enter("w")
+    terminal.wait_for("kept: the server is not answering")
+    terminal.press(key)
+    screen = terminal.wait_for("[exited 0]")
+    assert "Traceback" not in screen
 
 
 async def _players(url: str, instance: str) -> list[str]:

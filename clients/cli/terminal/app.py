@@ -8,8 +8,10 @@ In order:
    a connection status, a library's warning) appears above it and never through the line being typed; the
    scene is refreshed, and the named spins asked for, in the background.
 3. `lines` awaits `prompt_async` again and again: Ctrl-C clears the line, Ctrl-D (or the end of input) ends.
-   While the connection is down, a line that needs the server is not taken: Enter says it was not sent and
-   leaves it in the input, to be sent with Enter once the connection is back.
+   While the connection is down, a line that needs the server is kept: Enter leaves it in the input, says
+   it is kept, and it is sent by itself once the connection is back (the session resumed); editing it
+   unkeeps it. While it is kept, Ctrl-C and Ctrl-D leave. The toolbar says meanwhile how many tries have
+   found no server and when the next is (counting down); with --plain, notices say it now and then.
 4. Meanwhile, play's notification task prints through the Printer, which erases the prompt, prints, and
    draws the prompt again with the half-typed line as it was; each turn and notification refreshes the scene,
    and the toolbar is redrawn when it changes.
@@ -21,7 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from typing import Any, ClassVar
 
 from prompt_toolkit import PromptSession
@@ -40,7 +42,7 @@ from prompt_toolkit.validation import ValidationError, Validator
 from clients.cli.meta import LEADER, is_meta
 from clients.cli.scene import Scene
 from clients.cli.screen import KeyMode, Notice, Screen
-from clients.cli.status import SAYINGS
+from clients.cli.status import SAYINGS, not_answering, worth_saying
 from clients.cli.terminal.completer import StoryCompleter
 from clients.cli.terminal.history import open_history
 from clients.cli.terminal.keys import KEYS_HELP, bindings, mode_name, switch
@@ -49,7 +51,7 @@ from clients.cli.terminal.printer import Printer
 from clients.cli.terminal.style import color_depth, style
 from clients.cli.terminal.toolbar import toolbar
 from clients.cli.terminal.wrap import HANGING
-from clients.connection import Status
+from clients.connection import Retrying, Status
 from protocol import messages as m
 
 PROMPT: StyleAndTextTuples = [("", "\n"), ("class:prompt", "> ")]
@@ -58,7 +60,9 @@ MENU_LINES = 6
 """Lines kept free below the prompt for the completion menu."""
 OFFLINE = ("quit", "q", "exit game", ":quit", ":help", ":keys")
 """Lines answered without the server (play's own words for leaving, and meta commands that need no call)."""
-NOT_SENT = "not sent: there is no connection to the server (reconnecting…); Enter sends it once it is back"
+KEPT = "kept: the server is not answering; this line is sent once it is back (Ctrl-C or Ctrl-D leaves)"
+TICK = 0.5
+"""Seconds between redraws of the toolbar's countdown while the server is not answering."""
 
 
 class TerminalScreen(Screen):
@@ -79,6 +83,8 @@ class TerminalScreen(Screen):
         self.printer = Printer(self.output, options.look)
         history: History = InMemoryHistory()
         self.trouble: str | None = None
+        self.kept = False
+        """Whether the line in the input waits to be sent once the connection is back."""
         if options.history is not None:
             history, self.trouble = open_history(options.history)
         self.session: PromptSession[str] = PromptSession(
@@ -90,8 +96,8 @@ class TerminalScreen(Screen):
             reserve_space_for_menu=0 if self.plain else MENU_LINES,
             auto_suggest=None if self.plain else AutoSuggestFromHistory(),
             bottom_toolbar=None if self.plain else self._toolbar,
-            key_bindings=bindings(self.printer.cleared),
-            validator=Connected(scene, metas),
+            key_bindings=bindings(self.printer.cleared, lambda: self.kept),
+            validator=Connected(scene, metas, self._keep),
             validate_while_typing=False,
             style=style(options.look),
             color_depth=color_depth(options.look),
@@ -103,9 +109,11 @@ class TerminalScreen(Screen):
             output=self.output,
         )
         self.session.app.before_render += self._rendering
+        self.session.default_buffer.on_text_changed += self._edited
         scene.listeners.append(self._changed)
         self._exits = contextlib.ExitStack()
         self._learning: asyncio.Task[None] | None = None
+        self._ticking: asyncio.Task[None] | None = None
 
     async def __aenter__(self) -> TerminalScreen:
         self._exits.enter_context(patch_stdout(raw=True))
@@ -116,10 +124,11 @@ class TerminalScreen(Screen):
         return self
 
     async def __aexit__(self, *exc_info: object) -> None:
-        if self._learning is not None:
-            self._learning.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._learning
+        for task in (self._learning, self._ticking):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
         self._exits.close()
 
     # -- the reader's lines ---------------------------------------------------------------------------------
@@ -159,12 +168,23 @@ class TerminalScreen(Screen):
         self.scene.stale()
 
     def status(self, status: Status) -> None:
+        self.scene.heard(status)  # first: whether a line may be sent now is asked of the scene
         self.notice(SAYINGS[status], "link")
         buffer = self.session.default_buffer
         buffer.validation_state = ValidationState.UNKNOWN  # Enter asks again whether a line can be sent
-        if status is not Status.RECONNECTING:
-            buffer.validation_error = None  # "not sent" no longer holds
-        self.scene.heard(status)
+        if status is Status.RECONNECTING:
+            return
+        buffer.validation_error = None  # "kept" no longer holds
+        kept, self.kept = self.kept, False
+        if kept and status is Status.RESUMED and self.session.app.is_running:
+            buffer.validate_and_handle()  # the kept line goes now, as if Enter were pressed again
+
+    def retrying(self, retrying: Retrying) -> None:
+        self.scene.retried(retrying)
+        if self.plain and worth_saying(retrying):  # no toolbar to count down in
+            self.notice(f"[{not_answering(retrying)}]", "link")
+        if self._ticking is None or self._ticking.done():
+            self._ticking = asyncio.create_task(self._tick())
 
     def keys(self, mode: KeyMode | None) -> str:
         return f"key bindings: {switch(self.session.app, mode)}"
@@ -181,6 +201,18 @@ class TerminalScreen(Screen):
         if self.session.app.is_running:
             self.session.app.invalidate()
 
+    async def _tick(self) -> None:
+        """Redraw the toolbar's countdown now and then, while the server is not answering."""
+        while self.scene.offline:
+            self._changed()
+            await asyncio.sleep(TICK)
+
+    def _keep(self) -> None:
+        self.kept = True
+
+    def _edited(self, _buffer: Any) -> None:
+        self.kept = False  # a line changed after Enter is sent only with Enter again
+
     def _rendering(self, _app: Any) -> None:
         """Before each drawing of the prompt: after a change of width, show the last narration again."""
         if self.printer.resized():
@@ -189,15 +221,18 @@ class TerminalScreen(Screen):
 
 class Connected(Validator):
     """Enter takes a line only if it can be sent: while the connection is down, a line that needs the server
-    stays in the input, saying it was not sent (a call would wait for the link, and then fail unsent)."""
+    is kept (`keep` is told) and stays in the input, saying so, with the prompt still up for Ctrl-C and
+    Ctrl-D, rather than being taken to a call that would wait with no prompt at all."""
 
-    def __init__(self, scene: Scene, metas: Sequence[str]) -> None:
+    def __init__(self, scene: Scene, metas: Sequence[str], keep: Callable[[], None] = lambda: None) -> None:
         self.scene = scene
         self.metas = list(metas)
+        self.keep = keep
 
     def validate(self, document: Document) -> None:
-        if self.scene.link is Status.RECONNECTING and document.text.strip() and not self._offline(document.text):
-            raise ValidationError(len(document.text), NOT_SENT)
+        if self.scene.offline and document.text.strip() and not self._offline(document.text):
+            self.keep()
+            raise ValidationError(len(document.text), KEPT)
 
     def _offline(self, line: str) -> bool:
         words = line.strip().lower().split()

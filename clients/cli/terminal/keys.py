@@ -1,5 +1,6 @@
 """The terminal's own keys, over prompt_toolkit's Emacs or Vi bindings: F4 switches between the two, Ctrl-L
-clears the screen and shows the last reply again. The rest are prompt_toolkit's, listed in KEYS_HELP."""
+clears the screen and shows the last reply again, and while a line is kept for a server that is not answering,
+Ctrl-C and Ctrl-D leave. The rest are prompt_toolkit's, listed in KEYS_HELP."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from typing import Any
 
 from prompt_toolkit.application import Application
 from prompt_toolkit.enums import EditingMode
+from prompt_toolkit.filters import Condition
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.key_binding.vi_state import InputMode
 
@@ -17,12 +19,19 @@ KEYS_HELP = [
     "→ or Ctrl-E at the end — take the grey suggestion from history",
     "F4 — switch between Emacs and Vi key bindings (:keys too); Ctrl-L — clear, then show the last reply",
     "Ctrl-C — clear the line; Ctrl-D on an empty line — leave",
+    "while a line waits for the server to answer again: Ctrl-C or Ctrl-D — leave",
 ]
 
 
-def bindings(clear: Callable[[], None]) -> KeyBindings:
-    """F4 and Ctrl-L; `clear` clears the screen and shows the last reply again, before the next key."""
+def bindings(clear: Callable[[], None], kept: Callable[[], bool] = lambda: False) -> KeyBindings:
+    """F4 and Ctrl-L; `clear` clears the screen and shows the last reply again, before the next key. While
+    `kept()` (a line waits to be sent), Ctrl-C and Ctrl-D end the input, as Ctrl-D on an empty line does."""
     keys = KeyBindings()
+
+    @keys.add("c-c", filter=Condition(kept))
+    @keys.add("c-d", filter=Condition(kept))
+    def _leave(event: KeyPressEvent) -> None:
+        event.app.exit(exception=EOFError())
 
     @keys.add("f4")
     def _switch(event: KeyPressEvent) -> None:

@@ -3,9 +3,12 @@ all, while there is any, trouble with the connection."""
 
 from __future__ import annotations
 
+import time
+
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
 from clients.cli.scene import Scene, spin_summary
+from clients.cli.status import not_answering
 from clients.connection import Status
 
 SEPARATOR = ("class:toolbar.separator", " · ")
@@ -15,12 +18,17 @@ TROUBLE = {
 }
 
 
-def toolbar(scene: Scene, keys: str, width: int) -> StyleAndTextTuples:
+def toolbar(scene: Scene, keys: str, width: int, now: float | None = None) -> StyleAndTextTuples:
     """The toolbar's text for the scene as it is now, `keys` naming the key bindings in use; what does not
-    fit in `width` is left out, the least needed first (the keys, the spin, the actor, the room)."""
+    fit in `width` is left out, the least needed first (the keys, the spin, the actor, the room). While the
+    server is not answering, how long until it is tried again, counted from `now` (the event loop's clock,
+    which is `time.monotonic`)."""
     parts: StyleAndTextTuples = []
     if scene.link in TROUBLE:
-        parts += [("class:toolbar.alert", TROUBLE[scene.link]), ("", " ")]  # type: ignore[index]
+        alarm = TROUBLE[scene.link]  # type: ignore[index]
+        if scene.offline and scene.retry is not None:
+            alarm += f"{not_answering(scene.retry, scene.retry.at - (time.monotonic() if now is None else now))} "
+        parts += [("class:toolbar.alert", alarm), ("", " ")]
     fields = {
         "world": ("class:toolbar.world", scene.world or scene.instance),
         "actor": ("", scene.actor),

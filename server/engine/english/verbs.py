@@ -6,8 +6,6 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
 
-from lemminflect import getAllLemmas, getInflection
-
 Tense = Literal["past", "present", "future"]
 
 # Penn Treebank tags, as lemminflect names them: 3rd-singular present, past, past participle, -ing form.
@@ -122,6 +120,8 @@ def _inflect(word: str, tag: _Tag) -> str:
     override = _OVERRIDES.get(word, {}).get(tag)
     if override is not None:
         return override
+    from lemminflect import getInflection  # its lexicon and numpy load on the first verb no table covers
+
     forms = getInflection(word, tag)
     # lemminflect yields nothing for tokens it cannot analyse; the bare word beats failing mid-telling.
     whole = [form for form in forms if form.isalpha()] if word.isalpha() else []
@@ -270,5 +270,7 @@ def is_participle(word: str) -> bool:
     word = word.lower()
     if word == "been":
         return True
+    from lemminflect import getAllLemmas, getInflection
+
     lemmas = getAllLemmas(word)
     return any(word in getInflection(lemma, "VBN") for lemma in lemmas.get("VERB", ()))
