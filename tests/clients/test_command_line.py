@@ -126,8 +126,12 @@ def test_serve_says_where_it_listens_and_stops_on_ctrl_c(tmp_path) -> None:
     author = curveship("play", "cloak", "--server", url, "--player", stdin="world tree\n")
     assert "@hook: small brass hook [" in author.stdout  # --author: this machine is an author, token or not
     process.send_signal(2)
-    out, err = process.communicate(timeout=10)
-    assert process.returncode == 0 and out.endswith("stopped\n") and "Traceback" not in err
+    out, err = process.communicate(timeout=30)
+    assert process.returncode == 0 and out.endswith("stopped\n") and "Traceback" not in err, (
+        process.returncode,
+        out,
+        err,
+    )
 
 
 def test_a_world_file_named_by_a_relative_path_is_found_wherever_the_server_runs(served: Served, tmp_path) -> None:
