@@ -310,14 +310,13 @@ def _kept_in(
         store = await open_store(url, directory, locks=locks)
         keeper = Keeper(store)
         host.keeper = keeper
-        await host.reload()
+        await host.open()
         log.info(
-            "restored %d instances and %d sessions from %s in %.2f s (%d kept but not loaded)",
-            len(host.instances),
-            len(host.sessions),
+            "opened %s in %.2f s: %d instances and %d sessions stored, each instance loaded on its first use",
             store.where,
             time.perf_counter() - started,
-            len(host.stale),
+            len(host.dormant),
+            len(host.parked),
         )
         yield
         await keeper.flushed()  # a snapshot under way is stored, not cut off

@@ -42,7 +42,7 @@ from server.limits import Bucket, Limits, Lockout
 from server.persist import Forgetful, Keeps, Stale, since
 from server.seats import Instance, Session
 from server.sequence import Sequence
-from server.stores import StoredSession
+from server.stores import StoredInstance, StoredSession
 from server.wire import (
     blocks,
     engine_errors,
@@ -84,8 +84,16 @@ class Host:
         """Stored instances out of service, by id: not brought back (their world changed, their log would not
         replay), or taken out because a change to them could not be stored."""
         self.parked: dict[str, str] = {}
-        """Stored sessions whose instance is out of service: token → instance id."""
+        """Stored sessions whose instance is out of service or not loaded yet: token → instance id."""
+        self._asleep: dict[str, list[StoredSession]] = {}
+        """The sessions of each instance not loaded yet, as stored: who plays it (for the lobby), and when each
+        was last seen (for the sweeps)."""
         self.instances: dict[str, Instance] = {}
+        """The instances in memory, by id."""
+        self.dormant: dict[str, StoredInstance] = {}
+        """Stored instances not loaded yet, by id: each is brought back on its first use (`loaded`)."""
+        self._loading: dict[str, asyncio.Future[None]] = {}
+        """Instances being brought back, by id: calls that come meanwhile wait for the same load."""
         self._making: dict[str, str] = {}
         """Ids of instances being made (their creation awaits the store) → the address making each: counted
         against the limits with the live ones, so concurrent creates cannot overshoot them."""
@@ -135,14 +143,24 @@ class Host:
 
     def list_instances(self, params: m.InstancesParams | None = None) -> m.InstancesResult:
         """A page of the live instances, in the order of their ids (so a page goes on where the last ended,
-        whatever was created or retired meanwhile)."""
+        whatever was created or retired meanwhile); those not loaded yet are told from their stored rows."""
         params = params or m.InstancesParams()
-        ids = sorted(self.instances)
+        ids = sorted((*self.instances, *self.dormant))
         start = bisect.bisect_right(ids, params.after) if params.after is not None else 0
         page = ids[start : start + params.limit]
         more = start + params.limit < len(ids)
-        return m.InstancesResult(
-            instances=[self.instances[id_].info() for id_ in page], next=page[-1] if more and page else None
+        return m.InstancesResult(instances=[self._info(id_) for id_ in page], next=page[-1] if more and page else None)
+
+    def _info(self, instance_id: str) -> m.InstanceInfo:
+        instance = self.instances.get(instance_id)
+        if instance is not None:
+            return instance.info()
+        stored = self.dormant[instance_id]
+        players = [
+            m.PlayerInfo(name=s.name, actor=s.actor) for s in self._asleep.get(instance_id, ()) if not s.detached
+        ]
+        return m.InstanceInfo(
+            instance=stored.id, world=stored.world, turn=stored.turn, ended=stored.ended, players=players
         )
 
     # -- instances and sessions -----------------------------------------------------------------------
@@ -150,7 +168,7 @@ class Host:
     async def create(self, params: m.CreateParams, *, author: bool = False, caller: str = "") -> m.CreateResult:
         """A new instance. The limits (in all, and per address for all but authors) are checked and its place
         taken before anything is awaited, so creates at once cannot pass them."""
-        taken = {**self.instances, **self._making, **self.stale}  # stale ids too
+        taken = {**self.instances, **self._making, **self.stale, **self.dormant}  # stale ids too
         instance_id = _new_id(taken, self.owns)
         self._check_room(author, caller)
         self._making[instance_id] = caller
@@ -160,7 +178,7 @@ class Host:
             del self._making[instance_id]
 
     def _check_room(self, author: bool, caller: str) -> None:
-        if len(self.instances) + len(self._making) >= self.limits.instances:
+        if len(self.instances) + len(self.dormant) + len(self._making) >= self.limits.instances:
             most = self.limits.instances
             raise RpcError(
                 Code.RATE_LIMITED,
@@ -170,6 +188,7 @@ class Host:
         if author:
             return
         mine = sum(1 for i in self.instances.values() if i.creator == caller and not i.kept)
+        mine += sum(1 for d in self.dormant.values() if d.creator == caller and not d.kept)
         mine += sum(1 for making in self._making.values() if making == caller)
         if mine >= self.limits.per_address:
             most = self.limits.per_address
@@ -313,6 +332,7 @@ class Host:
             )
         if not self.knows_token(token):
             self.lockout.failed(caller)
+        await self.awaken(token)
         session = self.session(token)
         async with session.lock:
             await self.seat(session)
@@ -322,7 +342,10 @@ class Host:
 
     async def expire(self, idle: float) -> list[Session]:
         """Let go of sessions with no open socket that made no request for `idle` seconds: their actors are
-        free again (if they were not already), and their tokens no longer resume (-32002)."""
+        free again (if they were not already), and their tokens no longer resume (-32002). An instance not
+        loaded yet is brought back for it only when one of its sessions is due."""
+        for id_ in [i for i, kept in self._asleep.items() if any(time.time() - s.seen > idle for s in kept if s.seen)]:
+            await self.loaded(id_)
         now = self.clock()
         stale = [s for s in self.sessions.values() if not s.listeners and not s.lock.locked() and now - s.seen > idle]
         for session in stale:
@@ -332,7 +355,15 @@ class Host:
     async def retire_idle(self, idle: float) -> list[Instance]:
         """Retire the instances nobody plays (no session, seated or away) that have not changed for `idle`
         seconds, unless an author made them: they go from the server and from its store, and their ids are
-        unknown from then on. What makes an instance idle is written in docs/security.md."""
+        unknown from then on. What makes an instance idle is written in docs/security.md. One not loaded yet is
+        brought back for it only when it is due."""
+        due = [
+            d.id
+            for d in self.dormant.values()
+            if not d.kept and d.id not in self._asleep and d.active and time.time() - d.active > idle
+        ]
+        for id_ in due:
+            await self.loaded(id_)
         now = self.clock()
         idle_ones = [
             i
@@ -346,6 +377,42 @@ class Host:
                 del self.instances[instance.id]
                 await self.keeper.retired(instance)
         return idle_ones
+
+    async def open(self) -> None:
+        """Read what the lobby needs of the keeper's instances (their rows, and their sessions' tokens) and load
+        none of them: each is brought back on its first use, so a restart takes no longer for more instances."""
+        lobby = await self.keeper.lobby(self.owns)
+        for stored in lobby.rows:
+            self.dormant[stored.id] = stored
+        for stored_session in lobby.sessions:
+            if stored_session.instance in self.dormant:
+                self.parked[stored_session.token] = stored_session.instance
+                self._asleep.setdefault(stored_session.instance, []).append(stored_session)
+
+    async def loaded(self, instance_id: str) -> Instance:
+        """The instance of that id, brought back first if it is not loaded yet: calls that come while it is
+        being brought back wait for that one load. Unknown, or out of service, raises as `instance` does."""
+        if instance_id not in self.instances and instance_id in self.dormant:
+            loading = self._loading.get(instance_id)
+            if loading is None:
+                loading = asyncio.ensure_future(self._wake(instance_id))
+                self._loading[instance_id] = loading
+                loading.add_done_callback(lambda _: self._loading.pop(instance_id, None))
+            await asyncio.shield(loading)  # one caller going away does not cut the load short for the others
+        return self.instance(instance_id)
+
+    async def awaken(self, token: str | None) -> None:
+        """Bring back the instance of a session not loaded yet, so the token names a live session again."""
+        instance_id = self.parked.get(token or "")
+        if instance_id is not None and instance_id in self.dormant:
+            await self.loaded(instance_id)
+
+    async def _wake(self, instance_id: str) -> None:
+        started = time.perf_counter()
+        await self.reload(only=instance_id)  # a damaged store raises: it stays not loaded, to be tried again
+        self.dormant.pop(instance_id, None)  # loaded, or out of service (stale) and saying why
+        self._asleep.pop(instance_id, None)
+        log.info("instance %s brought back on first use in %.3f s", instance_id, time.perf_counter() - started)
 
     async def reload(self, only: str | None = None) -> None:
         """Bring back what the keeper holds (or, `only`, that one instance and its sessions): each instance it
@@ -442,7 +509,7 @@ class Host:
             ) from None
 
     async def join(self, params: m.JoinParams, *, author: bool) -> tuple[Session, m.JoinResult]:
-        instance = self.instance(params.instance)
+        instance = await self.loaded(params.instance)
         story = instance.story
         actor = params.actor or story.definition.player
         if actor not in story.simulation.concepts:
@@ -499,7 +566,7 @@ class Host:
         in it for the same actor, with the session's spin and what it was told: the caller plays on there
         alone (the copy's other actors keep to their scripts). The original is left as it was. Held to the
         same limits as `create`, checked, and its place taken, before anything is awaited."""
-        taken = {**self.instances, **self._making, **self.stale}
+        taken = {**self.instances, **self._making, **self.stale, **self.dormant}
         instance_id = _new_id(taken, self.owns)
         self._check_room(session.author, caller)
         self._making[instance_id] = caller

@@ -15,16 +15,17 @@ a thread of its own, then stored in a transaction of its own. So the reply that 
 for it, nor does any other instance; the work is amortized linear in the log, and a restart replays at most
 a tenth of it.
 
-On start-up each stored instance is brought back: its world is loaded and checked against the fingerprint
-it was created with (a changed world is not loaded, and says so; its data is kept); the story is resumed
-from its snapshot and the rest of its log replayed, or, without a usable snapshot (damaged, or not of the
-log as stored), its whole log is replayed; it must then reach the turn and state hash stored with it, or it
-is not loaded either (and says why). Each is claimed first (its lease, server/stores/leases.py): one whose
-lease another server holds is left out of service here, to be tried again by the host's sweep (`writable`
-claims it), so an instance is only ever written by one server. The keeper hands back what it read (the
-stories, the instances it could not bring back, the stored sessions) as plain values: the host seats them,
-and owns which instances are out of service. A server without a data directory has a `Forgetful` keeper,
-which keeps nothing.
+On start-up only the stored instances' rows and sessions are read (`lobby`): an instance is brought back on its
+first use (`restore(only=…)`), so a restart costs nothing per instance but a row. Brought back, its world is
+loaded and checked against the fingerprint it was created with (a changed world is not loaded, and says so; its
+data is kept); the story is resumed from its snapshot and the rest of its log replayed, or, without a usable
+snapshot (damaged, or not of the log as stored), its whole log is replayed; it must then reach the turn and
+state hash stored with it, or it is not loaded either (and says why). Each is claimed first (its lease,
+server/stores/leases.py): one whose lease another server holds is left out of service here, to be tried again by
+the host's sweep (`writable` claims it), so an instance is only ever written by one server. The keeper hands
+back what it read (the stories, the instances it could not bring back, the stored sessions) as plain values: the
+host seats them, and owns which instances are out of service. A server without a data directory has a
+`Forgetful` keeper, which keeps nothing.
 """
 
 from __future__ import annotations
@@ -86,6 +87,8 @@ class Reloaded:
     stories: list[tuple[StoredInstance, Story]] = field(default_factory=list)
     stale: list[Stale] = field(default_factory=list)
     sessions: list[StoredSession] = field(default_factory=list)
+    rows: list[StoredInstance] = field(default_factory=list)
+    """The stored instances read but not loaded (`lobby`): each is loaded on its first use."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,6 +116,8 @@ class Keeps(Protocol):
 
     async def restore(self, only: str | None = None, owns: Callable[[str], bool] = everything) -> Reloaded: ...
 
+    async def lobby(self, owns: Callable[[str], bool] = everything) -> Reloaded: ...
+
     async def writable(self, probe: str) -> bool: ...
 
 
@@ -129,6 +134,9 @@ class Forgetful:
         pass
 
     async def restore(self, only: str | None = None, owns: Callable[[str], bool] = everything) -> Reloaded:
+        return Reloaded()
+
+    async def lobby(self, owns: Callable[[str], bool] = everything) -> Reloaded:
         return Reloaded()
 
     async def writable(self, probe: str) -> bool:
@@ -243,12 +251,21 @@ class Keeper:
         definitions: dict[tuple[str, str], WorldDefinition] = {}
         reloaded = Reloaded()
         with collector_paused():
-            for stored in await self.store.instances():
-                if (only is None or stored.id == only) and owns(stored.id):
+            # One instance is read by its id: loading one on first use costs nothing of the others.
+            rows = await self.store.instances() if only is None else [await self.store.instance(only)]
+            for stored in rows:
+                if stored is not None and owns(stored.id):
                     await self._bring_back(stored, definitions, reloaded)
             # With several workers on one store, each brings back only its own share (Host.owns).
             reloaded.sessions.extend(s for s in await self.store.sessions(only) if owns(s.instance))
         return reloaded
+
+    async def lobby(self, owns: Callable[[str], bool] = everything) -> Reloaded:
+        """What the lobby needs of every stored instance this process `owns`, none of them loaded: their rows
+        and their sessions, so a token is known before its instance is back. Nothing is claimed or replayed."""
+        rows = [stored for stored in await self.store.instances() if owns(stored.id)]
+        sessions = [s for s in await self.store.sessions() if owns(s.instance)]
+        return Reloaded(rows=rows, sessions=sessions)
 
     async def _bring_back(
         self, stored: StoredInstance, definitions: dict[tuple[str, str], WorldDefinition], reloaded: Reloaded

@@ -95,6 +95,7 @@ def method(name: str, run: Handler) -> Callable[..., Awaitable[Result]]:
             session: Session | None = None
             try:
                 if spec.session:
+                    await caller.host.awaken(caller.token)  # its instance is brought back on first use
                     session = _session_of(caller)
                     _rate(session, caller.host.limits, cost)
                     async with session.lock:

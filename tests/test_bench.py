@@ -214,6 +214,7 @@ def test_persistence_benchmarks_restart_what_they_built_and_compare_durable_writ
     many = persistence.instances(tiny)
     assert many["instances"] == many["sessions"] == 4 and many["turns"] == 4 * persistence.SMALL_TURNS
     assert _positive(many["to_health_s"]) and "per instance" in persistence.report_instances(many)
+    assert many["stored"] == 4 and _positive(many["open_s"]) and _positive(many["first_use_s"])
     durable = persistence.durable(tiny)
     for mode in ("memory", "durable"):
         assert durable[mode]["one"]["commands"] == 10 and durable[mode]["several"]["commands"] > 0
