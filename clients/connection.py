@@ -57,6 +57,11 @@ Kind = Literal["websocket", "http"] | Callable[[str, Owner], Transport]
 """A transport by name, or what makes one (`clients.transports.local.reaching`, for a server in this process)."""
 
 
+ASKED_AGAIN = frozenset({"state", "vocabulary", "actions", "concept", "world", "worlds", "spins", "instances"})
+"""Calls that change nothing: one the connection lost before its answer is sent again when the connection is
+back, where a command's loss is the caller's to judge (it may or may not have been done)."""
+
+
 class Status(enum.Enum):
     """What became of the link, told to `on_status` listeners."""
 
@@ -245,9 +250,14 @@ class Connection:
             if not transport.streams:
                 self._deliver(answer if answer is not None else [], ids)
                 self._fail_unanswered(ids)
-            if all(future.done() for future in futures):  # answered in the sending (a server in this process)
-                return [future.result() for future in futures]
-            return list(await asyncio.gather(*futures))
+            try:
+                if all(future.done() for future in futures):  # answered in the sending (a server in this process)
+                    return [future.result() for future in futures]
+                return list(await asyncio.gather(*futures))
+            except ConnectionLost:
+                if not (waits and transport.streams and all(method in ASKED_AGAIN for method, _ in calls)):
+                    raise
+                # Lost with the connection, but it changed nothing: asked again once the session is back.
 
     async def _wait_until_up(self, deadline: float | None) -> None:
         if not self._up.is_set():

@@ -49,7 +49,13 @@ async def test_play_keeps_a_line_typed_in_an_outage_and_sends_it_when_back(tmp_p
         assert client.poll() is None, "the client is still there"
         servers(data, server.port)
         # A server process started again, on a busy machine, may take a while: waited for, never slept on.
-        await until(lambda: said(out, "Cloakroom"), "the line sent once the server was back", timeout=60.0)
+        try:
+            await until(lambda: said(out, "Cloakroom"), "the line sent once the server was back", timeout=60.0)
+        except AssertionError as failed:  # what the client said, to tell why
+            raise AssertionError(
+                f"{failed}\nstdout: {out.read_text(errors='replace')[-1500:]}\nstderr: "
+                f"{err.read_text(errors='replace')[-1500:]}"
+            ) from None
         client.stdin.close()
         assert client.wait(timeout=20) == 0
     finally:
