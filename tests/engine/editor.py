@@ -6,12 +6,14 @@ from __future__ import annotations
 import ast
 import importlib
 import itertools
+import random
 import re
 from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
 
 from server.catalog import load_world, spun, world_names
+from server.engine.actions.action import Event
 from server.engine.english import VerbForm
 from server.engine.narrator import realize
 from server.engine.narrator.draft import Draft
@@ -31,6 +33,30 @@ _SLOTTED = re.compile(r"\[[^\[\]]+/[a-z']+\]|\[(?:this|here|now|these)\]")
 
 
 @cache
+def turns(name: str) -> Iterator[tuple[Story, list[Event]]]:
+    """Each turn of the world's story, with its events, as the story stands just after it: the walkthrough,
+    then forty commands drawn (seeded) from those that would work."""
+    definition = load_world(name)
+    story = Story(definition, seed=15)
+    if not definition.interactive:
+        yield story, story.run_to_end()
+        return
+    walk = (ROOT / "worlds" / "walks" / f"{name}.txt").read_text(encoding="utf-8").splitlines()
+    lines = [line for line in walk if line.strip() and not line.startswith("#")]
+    rng = random.Random(15)
+    for index in range(len(lines) + 40):
+        if story.ended:
+            return
+        if index < len(lines):
+            line = lines[index]
+        else:
+            possible = story.possible_commands(definition.player)
+            if not possible:
+                return
+            line = rng.choice(possible)
+        yield story, list(story.command(definition.player, line).events)
+
+
 def played(name: str) -> Story:
     """The world's story: run to its end, or played through its walkthrough."""
     definition = load_world(name)

@@ -4,9 +4,6 @@ through its walkthrough and then at random (seeded) among the commands that woul
 
 from __future__ import annotations
 
-import random
-from collections.abc import Iterator
-
 import pytest
 from msgspec.structs import replace
 
@@ -16,26 +13,7 @@ from server.engine.english.words import direction_name
 from server.engine.player import Player
 from server.engine.story import Story
 from server.engine.world.items import Door, Room
-from tests.engine.editor import ROOT, WORLDS
-
-
-def turns(name: str) -> Iterator[tuple[Story, list[Event]]]:
-    definition = load_world(name)
-    story = Story(definition, seed=15)
-    if not definition.interactive:
-        yield story, story.run_to_end()
-        return
-    walk = (ROOT / "worlds" / "walks" / f"{name}.txt").read_text(encoding="utf-8").splitlines()
-    lines = [line for line in walk if line.strip() and not line.startswith("#")]
-    rng = random.Random(15)
-    for index in range(len(lines) + 40):
-        if story.ended:
-            return
-        possible = story.possible_commands(definition.player) if index >= len(lines) else []
-        if index >= len(lines) and not possible:
-            return
-        line = lines[index] if index < len(lines) else rng.choice(possible)
-        yield story, list(story.command(definition.player, line).events)
+from tests.engine.editor import WORLDS, turns
 
 
 def way_out(story: Story, event: Event) -> str | None:

@@ -4,39 +4,13 @@ through its walkthrough and then at random (seeded) among the commands that woul
 
 from __future__ import annotations
 
-import random
-from collections.abc import Iterator
-
 import pytest
 
 from server.catalog import load_world
 from server.engine.actions.action import Configure, Event
 from server.engine.player import Player
 from server.engine.story import Story
-from tests.engine.editor import ROOT, WORLDS
-
-
-def turns(name: str) -> Iterator[tuple[Story, list[Event]]]:
-    """Each turn of the world's story, with its events, as the story stands just after it."""
-    definition = load_world(name)
-    story = Story(definition, seed=15)
-    if not definition.interactive:
-        yield story, story.run_to_end()
-        return
-    walk = (ROOT / "worlds" / "walks" / f"{name}.txt").read_text(encoding="utf-8").splitlines()
-    lines = [line for line in walk if line.strip() and not line.startswith("#")]
-    rng = random.Random(15)
-    for index in range(len(lines) + 40):
-        if story.ended:
-            return
-        if index < len(lines):
-            line = lines[index]
-        else:
-            possible = story.possible_commands(definition.player)
-            if not possible:
-                return
-            line = rng.choice(possible)
-        yield story, list(story.command(definition.player, line).events)
+from tests.engine.editor import WORLDS, turns
 
 
 @pytest.mark.parametrize("world", WORLDS)
