@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import sqlite3
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -160,10 +161,9 @@ async def test_a_snapshot_of_a_log_since_cut_short_is_never_used(tmp_path: Path,
     await keeper.close()
 
 
-async def test_a_damaged_snapshot_is_passed_over_for_the_whole_log_and_then_replaced(
-    tmp_path: Path, replays: list[int], caplog: pytest.LogCaptureFixture
-) -> None:
-    data = tmp_path / "data"
+async def _played_then_rewritten(data: Path, rewrite: Callable[[bytes], bytes]) -> tuple[Any, int]:
+    """A story played past its first snapshot and its server stopped, then the stored snapshot rewritten by
+    `rewrite` (as damage, or an older server, would leave it): what the player was shown, and the log's length."""
     host, keeper, session = await _started(data)
     await _play(host, session, SNAPSHOT_AFTER + 30)
     seen = await _seen(host, session)
@@ -172,11 +172,22 @@ async def test_a_damaged_snapshot_is_passed_over_for_the_whole_log_and_then_repl
     await keeper.close()
     writer = sqlite3.connect(database(data))
     (blob,) = writer.execute("SELECT data FROM snapshots").fetchone()
-    middle = len(blob) // 2
-    damaged = blob[:middle] + bytes([blob[middle] ^ 0xFF]) + blob[middle + 1 :]
-    writer.execute("UPDATE snapshots SET data = ?", (damaged,))
+    writer.execute("UPDATE snapshots SET data = ?", (rewrite(blob),))
     writer.commit()
     writer.close()
+    return seen, log
+
+
+async def test_a_damaged_snapshot_is_passed_over_for_the_whole_log_and_then_replaced(
+    tmp_path: Path, replays: list[int], caplog: pytest.LogCaptureFixture
+) -> None:
+    data = tmp_path / "data"
+
+    def damaged(blob: bytes) -> bytes:
+        middle = len(blob) // 2
+        return blob[:middle] + bytes([blob[middle] ^ 0xFF]) + blob[middle + 1 :]
+
+    seen, log = await _played_then_rewritten(data, damaged)
 
     replays[0] = 0
     with caplog.at_level(logging.WARNING, logger="server.persist"):
@@ -201,21 +212,13 @@ async def test_a_snapshot_of_an_older_format_is_passed_over_for_the_whole_log(
 ) -> None:
     """A snapshot stored by an older server (its values laid out otherwise) is never read as this one's."""
     data = tmp_path / "data"
-    host, keeper, session = await _started(data)
-    await _play(host, session, SNAPSHOT_AFTER + 30)
-    seen = await _seen(host, session)
-    log = len(session.instance.story.log)
-    await keeper.flushed()
-    await keeper.close()
-    writer = sqlite3.connect(database(data))
-    (blob,) = writer.execute("SELECT data FROM snapshots").fetchone()
-    body = msgspec.msgpack.decode(blob[snapshot.CHECKSUM :])
-    older = msgspec.msgpack.encode({**body, "format": snapshot.FORMAT - 1})
-    writer.execute(
-        "UPDATE snapshots SET data = ?", (hashlib.blake2b(older, digest_size=snapshot.CHECKSUM).digest() + older,)
-    )
-    writer.commit()
-    writer.close()
+
+    def older(blob: bytes) -> bytes:
+        body = msgspec.msgpack.decode(blob[snapshot.CHECKSUM :])
+        laid_out = msgspec.msgpack.encode({**body, "format": snapshot.FORMAT - 1})
+        return hashlib.blake2b(laid_out, digest_size=snapshot.CHECKSUM).digest() + laid_out
+
+    seen, log = await _played_then_rewritten(data, older)
 
     replays[0] = 0
     with caplog.at_level(logging.WARNING, logger="server.persist"):
