@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import select
 import socket
+import subprocess
 import time
 import urllib.request
 
@@ -27,3 +30,21 @@ def wait_for_health(url: str, deadline: float) -> None:
             if time.monotonic() > deadline:
                 raise
         time.sleep(POLL)
+
+
+def wait_for_line(process: subprocess.Popen[str], text: str, deadline: float) -> None:
+    """Until `process` prints a line holding `text` on its stdout; past `deadline` (a `time.monotonic()` value),
+    or if it ends first, an AssertionError with what it said. Read straight from the pipe, so lines a buffered
+    reader would hold back are never waited on."""
+    assert process.stdout is not None
+    said = b""
+    while text.encode() not in said:
+        left = deadline - time.monotonic()
+        ready, _, _ = select.select([process.stdout.fileno()], [], [], max(left, 0))
+        chunk = os.read(process.stdout.fileno(), 65536) if ready else b""
+        if not chunk:
+            why = "ended" if ready else "was still silent"
+            raise AssertionError(
+                f"the process {why} before printing {text!r}; it said: {said.decode(errors='replace')}"
+            )
+        said += chunk

@@ -32,10 +32,10 @@ FORMS = tuple(
 _SLOTTED = re.compile(r"\[[^\[\]]+/[a-z']+\]|\[(?:this|here|now|these)\]")
 
 
-@cache
 def turns(name: str) -> Iterator[tuple[Story, list[Event]]]:
     """Each turn of the world's story, with its events, as the story stands just after it: the walkthrough,
-    then forty commands drawn (seeded) from those that would work."""
+    then forty commands drawn (seeded) from those that would work. A fresh story each call (never cached: a
+    generator walked once is empty the next time)."""
     definition = load_world(name)
     story = Story(definition, seed=15)
     if not definition.interactive:
@@ -57,8 +57,9 @@ def turns(name: str) -> Iterator[tuple[Story, list[Event]]]:
         yield story, list(story.command(definition.player, line).events)
 
 
+@cache
 def played(name: str) -> Story:
-    """The world's story: run to its end, or played through its walkthrough."""
+    """The world's story: run to its end, or played through its walkthrough (once: every caller only reads it)."""
     definition = load_world(name)
     story = Story(definition, seed=0)
     if not definition.interactive:

@@ -20,7 +20,7 @@ import pytest_asyncio
 
 from server.app import HOST
 from server.cluster.router import WORKER_HEADER, owner_of
-from tests.processes import free_port, wait_for_health
+from tests.processes import free_port, wait_for_line
 from tests.server.conftest import AUTHOR, WAIT, Http, Server, Socket
 
 pytestmark = pytest.mark.asyncio
@@ -65,7 +65,8 @@ def serving(*extra: str, data: Path | None = None) -> Iterator[tuple[str, subpro
     process = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     url = f"http://127.0.0.1:{port}"
     try:
-        wait_for_health(url, time.monotonic() + START)
+        # Printed once every worker listens: /health would answer as soon as the first one did.
+        wait_for_line(process, "listening on", time.monotonic() + START)
         yield url, process
     finally:
         process.send_signal(signal.SIGTERM)

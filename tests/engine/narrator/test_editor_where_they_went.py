@@ -32,7 +32,9 @@ def way_out(story: Story, event: Event) -> str | None:
 
 @pytest.mark.parametrize("world", WORLDS)
 def test_an_onlooker_says_which_way_someone_went(world):
+    walked = 0
     for story, events in turns(world):
+        walked += 1
         interactive = story.definition.interactive
         for event in events:
             if event.action.verb != "leave" or not event.done:
@@ -44,6 +46,7 @@ def test_an_onlooker_says_which_way_someone_went(world):
                 spin = replace(story.spin, focalizer=onlooker, window="turn" if interactive else "all")
                 told = story.tell(spin).text
                 assert f"heading {direction_name(direction)}" in told, f"{world}: through {onlooker}: {told}"
+    assert walked, f"{world}: no turns walked (a story walked twice?)"
 
 
 def test_the_visitor_sees_which_way_the_trash_collector_went():

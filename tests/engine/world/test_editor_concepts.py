@@ -15,7 +15,9 @@ from tests.engine.editor import WORLDS, turns
 
 @pytest.mark.parametrize("world", WORLDS)
 def test_an_actor_seen_is_seen_with_what_it_visibly_wears_and_carries(world):
+    walked = 0
     for story, events in turns(world):
+        walked += 1
         simulation = story.simulation
         live, sight = simulation.world, simulation.sight
         for onlooker, concept in simulation.concepts.items():
@@ -29,11 +31,14 @@ def test_an_actor_seen_is_seen_with_what_it_visibly_wears_and_carries(world):
                         assert view is not None and view.parent == other, (
                             f"{world}: {onlooker} saw {other} but does not picture {held} on them"
                         )
+    assert walked, f"{world}: no turns walked (a story walked twice?)"
 
 
 @pytest.mark.parametrize("world", WORLDS)
 def test_an_actor_seen_going_is_pictured_where_it_went(world):
+    walked = 0
     for story, events in turns(world):
+        walked += 1
         simulation = story.simulation
         last_move: dict[str, Event] = {}
         for event in events:
@@ -47,14 +52,18 @@ def test_an_actor_seen_going_is_pictured_where_it_went(world):
                 assert view is not None and view.parent == simulation.world.parent(moved), (
                     f"{world}: {onlooker} saw {moved} go ({event.action.told_as}) but pictures it in {view}"
                 )
+    assert walked, f"{world}: no turns walked (a story walked twice?)"
 
 
 @pytest.mark.parametrize("world", WORLDS)
 def test_an_actors_unwillingness_is_perceived_by_nobody_else(world):
+    walked = 0
     for _story, events in turns(world):
+        walked += 1
         for event in events:
             if event.reason is not None and (event.outcome == "refused" or event.reason.alone):
                 assert event.perceivers == {event.action.agent}, f"{world}: {event.reason.template}"
+    assert walked, f"{world}: no turns walked (a story walked twice?)"
 
 
 def test_the_mime_watching_the_operagoer_go_west_pictures_them_gone_and_says_where():
