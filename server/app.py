@@ -99,6 +99,9 @@ class Config:
     store: str | None = None
     """A `postgresql://` URL: instances, sessions and saves live in that database instead, shared by every
     server given it, each instance written by the one holding its lease (docs/deploying.md)."""
+    bus: str | None = None
+    """A `nats://` URL: this server is one node of a cluster with every server on the same `store` (which must
+    be PostgreSQL), each holding the instances it has the leases of, forwarding the rest (docs/deploying.md)."""
     allowed_hosts: tuple[str, ...] = ()
     """Host names (besides IP addresses and `localhost`) this server answers to on /rpc and /ws; any other
     `Host` is refused (HTTP 403), so a page on another site cannot reach it by a name that resolves here (DNS
@@ -196,6 +199,12 @@ def create_app(config: Config | None = None) -> web.Application:
     if config.data is not None or config.store:
         app.cleanup_ctx.append(_kept_in(config.store, config.data, config.store_locks))
     app.cleanup_ctx.append(_sweeping(config))  # after the store opens, and stopped before it closes
+    if config.bus:
+        from server.cluster.nats import NatsBus  # here: the router is built on this module
+        from server.cluster.placement import Leased
+        from server.cluster.router import install
+
+        install(app, NatsBus(config.bus), Leased())
     return app
 
 
@@ -538,7 +547,7 @@ class Outbox:
         self.session: Session | None = None
         self.dropping: asyncio.Task[None] | None = None
         """The closing of a socket that fell behind: once begun, nothing more is queued (or logged)."""
-        self.elsewhere: tuple[int, str] | None = None
+        self.elsewhere: tuple[str, str] | None = None
         """(worker, token) of the session it is bound to on another worker, if it is (see Elsewhere)."""
 
     async def _send(self) -> None:

@@ -39,7 +39,7 @@ from server.engine.snapshot import capture, resume
 from server.engine.story import Story, Turn
 from server.engine.trees import listing
 from server.limits import Bucket, Limits, Lockout
-from server.persist import Forgetful, Keeps, Stale, since
+from server.persist import Forgetful, Keeps, Reloaded, Stale, since
 from server.seats import Instance, Session
 from server.sequence import Sequence
 from server.stores import StoredInstance, StoredSession
@@ -381,13 +381,34 @@ class Host:
     async def open(self) -> None:
         """Read what the lobby needs of the keeper's instances (their rows, and their sessions' tokens) and load
         none of them: each is brought back on its first use, so a restart takes no longer for more instances."""
-        lobby = await self.keeper.lobby(self.owns)
+        self._shelve(await self.keeper.lobby(self.owns))
+
+    def _shelve(self, lobby: Reloaded) -> None:
+        """Stored instances known (listed, their tokens resuming) and not loaded, until their first use."""
         for stored in lobby.rows:
             self.dormant[stored.id] = stored
         for stored_session in lobby.sessions:
             if stored_session.instance in self.dormant:
                 self.parked[stored_session.token] = stored_session.instance
                 self._asleep.setdefault(stored_session.instance, []).append(stored_session)
+
+    async def adopt(self, instance_id: str) -> None:
+        """Take up an instance this node has just claimed the lease of, from the store: another node may have
+        written it since this one last held it, so whatever this one had of it is let go first."""
+        instance = self.instances.pop(instance_id, None)
+        for token in [*instance.sessions, *instance.away] if instance is not None else ():
+            self.sessions.pop(token, None)
+        for token in [token for token, held in self.parked.items() if held == instance_id]:
+            del self.parked[token]
+        self.stale.pop(instance_id, None)
+        self.dormant.pop(instance_id, None)
+        self._asleep.pop(instance_id, None)
+        self._shelve(await self.keeper.lobby_of(instance_id))
+
+    def instance_of(self, token: str) -> str | None:
+        """The id of the instance of the session of `token` this host knows (live or parked), if it knows it."""
+        session = self.sessions.get(token)
+        return session.instance.id if session is not None else self.parked.get(token)
 
     async def loaded(self, instance_id: str) -> Instance:
         """The instance of that id, brought back first if it is not loaded yet: calls that come while it is

@@ -118,6 +118,8 @@ class Keeps(Protocol):
 
     async def lobby(self, owns: Callable[[str], bool] = everything) -> Reloaded: ...
 
+    async def lobby_of(self, instance_id: str) -> Reloaded: ...
+
     async def writable(self, probe: str) -> bool: ...
 
 
@@ -137,6 +139,9 @@ class Forgetful:
         return Reloaded()
 
     async def lobby(self, owns: Callable[[str], bool] = everything) -> Reloaded:
+        return Reloaded()
+
+    async def lobby_of(self, instance_id: str) -> Reloaded:
         return Reloaded()
 
     async def writable(self, probe: str) -> bool:
@@ -266,6 +271,13 @@ class Keeper:
         rows = [stored for stored in await self.store.instances() if owns(stored.id)]
         sessions = [s for s in await self.store.sessions() if owns(s.instance)]
         return Reloaded(rows=rows, sessions=sessions)
+
+    async def lobby_of(self, instance_id: str) -> Reloaded:
+        """What the lobby needs of one stored instance (none: not stored), as `lobby` reads it of all."""
+        stored = await self.store.instance(instance_id)
+        if stored is None:
+            return Reloaded()
+        return Reloaded(rows=[stored], sessions=await self.store.sessions(instance_id))
 
     async def _bring_back(
         self, stored: StoredInstance, definitions: dict[tuple[str, str], WorldDefinition], reloaded: Reloaded

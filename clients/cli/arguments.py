@@ -110,6 +110,13 @@ def parser() -> argparse.ArgumentParser:
         "author token",
     )
     serve.add_argument(
+        "--bus",
+        metavar="URL",
+        help="be one node of a cluster over this NATS server (nats://host:4222), with the other servers on the "
+        "same --store: any node takes any player, and a node's instances are taken up by the others if it "
+        "dies (docs/deploying.md)",
+    )
+    serve.add_argument(
         "--author", action="store_true", help="connections from this machine act as authors (no token needed)"
     )
     serve.add_argument(

@@ -1,5 +1,6 @@
 """The workers' bus: a message for an instance another worker holds goes to it, and its answers and notifications
-come back; the interface a NATS bus between machines can implement too, and `UnixBus`, over Unix-domain sockets.
+come back; the interface (`Bus`, its frames) and `UnixBus`, over Unix-domain sockets (server/cluster/nats.py is
+the same over NATS, between machines). A worker or node is named by a string: a worker by its index.
 
 Each worker listens on `<directory>/<index>.sock`. A worker that forwards opens one connection to each worker it
 forwards to; on it go its calls (and releases, and questions), and back on it come the answers and every
@@ -119,17 +120,19 @@ class Owner(Protocol):
 
     def page(self, after: str | None, limit: int) -> m.InstancesResult: ...
 
+    def lost(self, node: str) -> None:
+        """A worker or node this one forwards to is gone (its link broke, or it fell silent): what was bound
+        there is bound nowhere now."""
+
 
 class Unreachable(Exception):
     """The worker a call was for could not be reached, or its link broke before it answered."""
 
 
 class Bus(abc.ABC):
-    """The workers of one server, seen from one of them: `index` of `size`."""
+    """The workers (or nodes) of one server, seen from one of them, `me`."""
 
-    def __init__(self, index: int, size: int) -> None:
-        self.index = index
-        self.size = size
+    me: str
 
     @abc.abstractmethod
     async def start(self, owner: Owner, notice: Callable[[int, bytes], None]) -> None:
@@ -137,16 +140,20 @@ class Bus(abc.ABC):
         owners it forwards to) go to `notice(socket, body)`, in the order each owner sent them."""
 
     @abc.abstractmethod
-    async def call(self, worker: int, call: Call) -> Answer: ...
+    def others(self) -> list[str]:
+        """The other workers or nodes there are now."""
 
     @abc.abstractmethod
-    def release(self, worker: int, socket: int) -> None: ...
+    async def call(self, worker: str, call: Call) -> Answer: ...
 
     @abc.abstractmethod
-    async def knows(self, worker: int, token: str) -> bool: ...
+    def release(self, worker: str, socket: int) -> None: ...
 
     @abc.abstractmethod
-    async def page(self, worker: int, after: str | None, limit: int) -> m.InstancesResult: ...
+    async def knows(self, worker: str, token: str) -> bool: ...
+
+    @abc.abstractmethod
+    async def page(self, worker: str, after: str | None, limit: int) -> m.InstancesResult: ...
 
     @abc.abstractmethod
     async def close(self) -> None: ...
@@ -191,20 +198,26 @@ class UnixBus(Bus):
     readable by its user alone)."""
 
     def __init__(self, directory: Path, index: int, size: int) -> None:
-        super().__init__(index, size)
+        self.me = str(index)
+        self.workers = [str(worker) for worker in range(size)]
         self.directory = directory
         self._server: asyncio.Server | None = None
-        self._links: dict[int, _Outgoing] = {}
-        self._connecting: dict[int, asyncio.Lock] = {}
+        self._links: dict[str, _Outgoing] = {}
+        self._connecting: dict[str, asyncio.Lock] = {}
         self._ids = itertools.count(1)
         self._tasks: set[asyncio.Task[None]] = set()
         self._notice: Callable[[int, bytes], None] = lambda socket, body: None
+        self._lost: Callable[[str], None] = lambda worker: None
 
-    def path(self, worker: int) -> Path:
+    def path(self, worker: str) -> Path:
         return self.directory / f"{worker}.sock"
+
+    def others(self) -> list[str]:
+        return [worker for worker in self.workers if worker != self.me]
 
     async def start(self, owner: Owner, notice: Callable[[int, bytes], None]) -> None:
         self._notice = notice
+        self._lost = owner.lost
 
         async def serve(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
             peer = _Incoming(writer)
@@ -224,7 +237,7 @@ class UnixBus(Bus):
                 owner.gone(peer)
                 writer.close()
 
-        self._server = await asyncio.start_unix_server(serve, path=str(self.path(self.index)))
+        self._server = await asyncio.start_unix_server(serve, path=str(self.path(self.me)))
 
     def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
         task = asyncio.create_task(work)
@@ -240,7 +253,7 @@ class UnixBus(Bus):
         if not peer.writer.is_closing():
             _write(peer.writer, answer)
 
-    async def _link(self, worker: int) -> _Outgoing:
+    async def _link(self, worker: str) -> _Outgoing:
         link = self._links.get(worker)
         if link is not None and not link.writer.is_closing():
             return link
@@ -263,7 +276,7 @@ class UnixBus(Bus):
             self._links[worker] = link
             return link
 
-    async def _read(self, worker: int, link: _Outgoing) -> None:
+    async def _read(self, worker: str, link: _Outgoing) -> None:
         try:
             while (frame := await _frames(link.reader)) is not None:
                 if isinstance(frame, Notice):
@@ -280,31 +293,32 @@ class UnixBus(Bus):
             link.waiting.clear()
             if self._links.get(worker) is link:
                 del self._links[worker]
+                self._lost(worker)
 
-    async def _ask(self, worker: int, frame: Call | Knows | Page) -> msgspec.Struct:
+    async def _ask(self, worker: str, frame: Call | Knows | Page) -> msgspec.Struct:
         link = await self._link(worker)
         waiting: asyncio.Future[msgspec.Struct] = asyncio.get_running_loop().create_future()
         link.waiting[frame.id] = waiting
         _write(link.writer, frame)
         return await waiting
 
-    async def call(self, worker: int, call: Call) -> Answer:
+    async def call(self, worker: str, call: Call) -> Answer:
         call.id = next(self._ids)
         answer = await self._ask(worker, call)
         assert isinstance(answer, Answer)
         return answer
 
-    def release(self, worker: int, socket: int) -> None:
+    def release(self, worker: str, socket: int) -> None:
         link = self._links.get(worker)
         if link is not None and not link.writer.is_closing():
             _write(link.writer, Release(socket))
 
-    async def knows(self, worker: int, token: str) -> bool:
+    async def knows(self, worker: str, token: str) -> bool:
         known = await self._ask(worker, Knows(next(self._ids), token))
         assert isinstance(known, Known)
         return known.known
 
-    async def page(self, worker: int, after: str | None, limit: int) -> m.InstancesResult:
+    async def page(self, worker: str, after: str | None, limit: int) -> m.InstancesResult:
         paged = await self._ask(worker, Page(next(self._ids), after, limit))
         assert isinstance(paged, Paged)
         return paged.page
@@ -320,4 +334,4 @@ class UnixBus(Bus):
                     await link.task
         for task in list(self._tasks):
             task.cancel()
-        self.path(self.index).unlink(missing_ok=True)
+        self.path(self.me).unlink(missing_ok=True)

@@ -1,23 +1,21 @@
-"""One worker of several: which worker holds an instance, where each message goes, and serving others' calls.
+"""One worker (or node) of several: where each message goes, and serving others' calls.
 
-Ownership is a stable rule on the instance id (`owner_of`): every worker can tell, with nothing to look up,
-which one holds any instance, and a restart with the same number of workers gives each the same share.
-A worker makes new instances (`create`, `fork`) with ids of its own share.
+Which one holds an instance is the placement's to say (server/cluster/placement.py): a hash of its id among
+the workers of one machine, its lease among the nodes of a cluster.
 
 A message goes whole to one worker (a batch whose members belong to different workers, member by member),
-picked by its first member that concerns an instance: `join` by the
-instance it names; `resume`, or a call acting for a session, by the session's token (found by asking the
-others, once, and remembered) or by the session the socket is bound to; `create` by turns, so that new
-instances are spread over the workers. The rest (`worlds`, `spins`…) is answered where it arrives;
-`instances` gathers a page from every worker. The owner answers it as if the
-socket were its own (a stand-in, `_Proxy`, is bound to the session), and the socket's answers and
-notifications come back over one stream, in the order the owner made them.
+picked by its first member that concerns an instance: `join` by the instance it names; `resume`, or a call
+acting for a session, by the session's token or by the session the socket is bound to; `create` where the
+placement deals it. The rest (`worlds`, `spins`…) is answered where it arrives; `instances` gathers a page
+from every worker. The holder answers it as if the socket were its own (a stand-in, `_Proxy`, is bound to
+the session), and the socket's answers and notifications come back over one stream, in the order the holder
+made them. When the one a socket was bound to is gone (killed, say), the socket is closed with 1012: its
+client comes back, to any of them, and resumes where the instance is held now.
 """
 
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import logging
 from collections.abc import AsyncIterator, Sequence
 from typing import Any
@@ -31,22 +29,23 @@ from protocol.methods import BY_NAME
 from server import rpc
 from server.app import CONFIG, ELSEWHERE, HOST, METHODS, Outbox
 from server.cluster.bus import Answer, Bus, Call, Peer, Unreachable
+from server.cluster.nats import NatsBus
+from server.cluster.placement import Leased, Placement
 from server.seats import Session
 from server.sequence import Message
 
 log = logging.getLogger(__name__)
 
 WORKER_HEADER = "X-Curveship-Worker"
-"""Every response says which worker made it (its index), so a client or a test can tell where it landed."""
+"""Every response says which worker made it (its index, or a node's name), so a client or a test can tell
+where it landed."""
 
 REMEMBERED_TOKENS = 100_000
 """Tokens whose worker is remembered; past this many the memory starts afresh (they are asked for again)."""
 
-
-def owner_of(instance_id: str, workers: int) -> int:
-    """The worker (0 … workers-1) that holds an instance: a hash of its id, the same in every process."""
-    digest = hashlib.blake2b(instance_id.encode(), digest_size=8).digest()
-    return int.from_bytes(digest, "big") % workers
+GONE = 1012
+"""The close code of a socket whose session was held by a worker or node that is gone: 'service restart'
+(RFC 6455), which the clients take as a reason to reconnect and resume."""
 
 
 class _Proxy:
@@ -78,23 +77,24 @@ class _Proxy:
 class Router:
     """A worker's side of the cluster: forwards what is not its own, and answers what others forward."""
 
-    def __init__(self, app: web.Application, bus: Bus) -> None:
+    def __init__(self, app: web.Application, bus: Bus, placement: Placement) -> None:
         self.app = app
         self.bus = bus
-        self.index = bus.index
-        self.size = bus.size
+        self.placement = placement
         self._numbers: dict[Outbox, int] = {}
         self._sockets: dict[int, Outbox] = {}
         self._next = 0
-        self._dealt = self.index - 1
-        """The worker the last `create` went to."""
-        self._where: dict[str, int] = {}
+        self._where: dict[str, str] = {}
         """Tokens of sessions held by other workers → which."""
         self._proxies: dict[tuple[int, int], _Proxy] = {}
         """(id of the peer, its socket number) → the stand-in for that socket here."""
 
+    @property
+    def me(self) -> str:
+        return self.bus.me
+
     def owns(self, instance_id: str) -> bool:
-        return owner_of(instance_id, self.size) == self.index
+        return self.placement.owns(instance_id)
 
     # -- forwarding (Elsewhere, for server/app.py) ----------------------------------------------------
 
@@ -109,13 +109,13 @@ class Router:
                 outbox.put(answer)
             return True, answer
         worker = await self._target(message, caller, outbox)
-        if worker is None or worker == self.index:
+        if worker is None or worker == self.me:
             return False, None
         text = raw.encode() if isinstance(raw, str) else raw
         return True, await self._send(worker, text, caller, outbox)
 
     async def _send(
-        self, worker: int, text: bytes, caller: rpc.Caller, outbox: Outbox | None, collect: bool = False
+        self, worker: str, text: bytes, caller: rpc.Caller, outbox: Outbox | None, collect: bool = False
     ) -> bytes | None:
         """Forward one message to `worker`; its answer (over HTTP, or `collect`ed), else None: a socket's
         answer is put in its outbox, in its place among the notifications."""
@@ -127,19 +127,19 @@ class Router:
             log.warning("%s", error)
             answer = Answer(0, failed="the worker holding this instance cannot be reached; try again shortly")
         if answer.failed:
-            failed = msgspec.json.encode(rpc.error_response(Code.UNAVAILABLE, answer.failed))
-            if outbox is not None and not collect:
+            failed = _failed(text, answer.failed)
+            if outbox is not None and not collect and failed is not None:
                 outbox.put(failed)
             return failed
         if outbox is not None and answer.bound is not None:
             self._bound_elsewhere(outbox, caller, worker, answer.bound)
         return answer.body
 
-    async def _workers_of(self, batch: list[Any], caller: rpc.Caller, outbox: Outbox | None) -> set[int]:
+    async def _workers_of(self, batch: list[Any], caller: rpc.Caller, outbox: Outbox | None) -> set[str]:
         """The workers a batch's members go to, each taken alone: `join` and `resume` by what they name, other
         calls for a session by the session the caller has now. More than one, and the batch is answered
         member by member."""
-        found: set[int | None] = set()
+        found: set[str | None] = set()
         for member in batch:
             method = member.get("method") if isinstance(member, dict) else None
             spec = BY_NAME.get(method) if isinstance(method, str) else None
@@ -147,7 +147,7 @@ class Router:
                 found.add(await self._target([member], rpc.Caller(caller.host), None))
             elif spec is not None and spec.session:
                 found.add(await self._target([member], caller, outbox))
-        return {self.index if worker is None else worker for worker in found}
+        return {self.me if worker is None else worker for worker in found}
 
     async def _split(self, batch: list[Any], caller: rpc.Caller, outbox: Outbox | None) -> bytes | None:
         """A batch whose members belong to different workers, answered member by member where each belongs
@@ -164,7 +164,7 @@ class Router:
                     caller.session = outbox.session
                 worker = await self._target(member, caller, outbox)
                 text = msgspec.json.encode(member)
-                if worker is None or worker == self.index:
+                if worker is None or worker == self.me:
                     answer = await rpc.handle(text, caller, self.app[METHODS], config.max_batch, config.max_answer)
                     if outbox is not None and outbox.elsewhere is not None and outbox.session is not None:
                         self.released(outbox)  # bound here now
@@ -175,7 +175,7 @@ class Router:
                 answers.append(answer)
         return b"[" + b",".join(answers) + b"]" if answers else None
 
-    def _bound_elsewhere(self, outbox: Outbox, caller: rpc.Caller, worker: int, token: str) -> None:
+    def _bound_elsewhere(self, outbox: Outbox, caller: rpc.Caller, worker: str, token: str) -> None:
         """The socket is bound now to a session held by `worker`: no longer to one here, or on a third."""
         if outbox.session is not None:
             outbox.session.unlisten(outbox.notify)
@@ -211,7 +211,7 @@ class Router:
         if outbox is not None:
             outbox.put(body)
 
-    async def _target(self, message: Any, caller: rpc.Caller, outbox: Outbox | None) -> int | None:
+    async def _target(self, message: Any, caller: rpc.Caller, outbox: Outbox | None) -> str | None:
         """The worker a message goes to; None: this one."""
         for member in message if isinstance(message, list) else [message]:
             if not isinstance(member, dict):
@@ -219,14 +219,11 @@ class Router:
             method, params = member.get("method"), member.get("params")
             named = params if isinstance(params, dict) else {}
             if method == "join" and isinstance(named.get("instance"), str):
-                return owner_of(named["instance"], self.size)
+                return await self.placement.holder(named["instance"])
             if method == "resume" and isinstance(named.get("token"), str):
                 return await self._locate(named["token"])
             if method == "create":
-                # New instances are dealt out in turn, so the workers share them whoever makes them (a load
-                # generator makes them all over one connection, which one worker took).
-                self._dealt = (self._dealt + 1) % self.size
-                return self._dealt
+                return self.placement.deal()
             spec = BY_NAME.get(method) if isinstance(method, str) else None
             if spec is None or not spec.session:
                 continue
@@ -239,15 +236,17 @@ class Router:
             return None
         return None
 
-    async def _locate(self, token: str) -> int | None:
-        """The worker that has a session of `token`, asking the others when it is not this one's; None if
-        none has (then it is answered here, as a token nobody knows)."""
-        host = self.app[HOST]
-        if host.knows_token(token):
-            return self.index
+    async def _locate(self, token: str) -> str | None:
+        """The worker that has a session of `token`; None if none has (then it is answered here, as a token
+        nobody knows)."""
+        if isinstance(self.placement, Leased):
+            return await self.placement.holder_of_session(token)
+        # Workers of one machine: this one's, or asked of the others, once, and remembered.
+        if self.app[HOST].knows_token(token):
+            return self.me
         if token in self._where:
             return self._where[token]
-        others = [w for w in range(self.size) if w != self.index]
+        others = self.bus.others()
         found = await asyncio.gather(*(self.bus.knows(w, token) for w in others), return_exceptions=True)
         for worker, known in zip(others, found, strict=True):
             if known is True:
@@ -261,6 +260,7 @@ class Router:
 
     async def call(self, peer: Peer, call: Call) -> Answer:
         config, host = self.app[CONFIG], self.app[HOST]
+        await self.placement.settled()
         caller = rpc.Caller(host, token=call.token, author=call.author, remote=call.remote)
         proxy = None
         if call.socket:
@@ -290,6 +290,17 @@ class Router:
     def knows_token(self, token: str) -> bool:
         return self.app[HOST].knows_token(token)
 
+    def lost(self, node: str) -> None:
+        """`node` is gone: the sockets bound to sessions it held are closed (1012), so their clients come back
+        and resume wherever those sessions are held now; what was remembered of it is forgotten."""
+        for token in [token for token, where in self._where.items() if where == node]:
+            del self._where[token]
+        for outbox in list(self._sockets.values()):
+            if outbox.elsewhere is not None and outbox.elsewhere[0] == node:
+                self.released(outbox)
+                closing = outbox.socket.close(code=GONE, message=b"the server holding this story is gone: resume")
+                asyncio.get_running_loop().create_task(closing)
+
     def page(self, after: str | None, limit: int) -> m.InstancesResult:
         return self.app[HOST].list_instances(m.InstancesParams(after=after, limit=limit))
 
@@ -298,14 +309,37 @@ class Router:
     async def instances(self, caller: rpc.Caller, params: m.InstancesParams) -> m.InstancesResult:
         """A page of every worker's instances in the order of their ids: the first `limit` after `after`
         of each, merged, are the first `limit` of all."""
-        others = [w for w in range(self.size) if w != self.index]
+        others = self.bus.others()
         pages = [caller.host.list_instances(params)]
-        for page in await asyncio.gather(*(self.bus.page(w, params.after, params.limit) for w in others)):
-            pages.append(page)
-        every = sorted((info for page in pages for info in page.instances), key=lambda info: info.instance)
+        for page in await asyncio.gather(
+            *(self.bus.page(w, params.after, params.limit) for w in others), return_exceptions=True
+        ):
+            if isinstance(page, m.InstancesResult):  # one gone meanwhile is left out
+                pages.append(page)
+        # Nodes of a cluster may each know an instance (its holder with its players): the one with most.
+        best: dict[str, m.InstanceInfo] = {}
+        for info in (info for page in pages for info in page.instances):
+            if info.instance not in best or len(info.players) > len(best[info.instance].players):
+                best[info.instance] = info
+        every = sorted(best.values(), key=lambda info: info.instance)
         shown = every[: params.limit]
         more = len(every) > params.limit or any(page.next is not None for page in pages)
         return m.InstancesResult(instances=shown, next=shown[-1].instance if more and shown else None)
+
+
+def _failed(text: bytes, why: str) -> bytes | None:
+    """The answer to a message that could not be made where it belongs: an error for each request in it, by
+    its id, as the holder would have answered (None: only notifications, which are answered with nothing)."""
+    message = msgspec.json.decode(text)
+    members = message if isinstance(message, list) else [message]
+    errors = [
+        rpc.error_response(Code.UNAVAILABLE, why, id_=member.get("id"))
+        for member in members
+        if isinstance(member, dict) and "id" in member
+    ]
+    if not errors:
+        return None
+    return msgspec.json.encode(errors if isinstance(message, list) else errors[0])
 
 
 class _Owner:
@@ -318,20 +352,26 @@ class _Owner:
         self.gone = router.gone
         self.knows = router.knows_token
         self.page = router.page
+        self.lost = router.lost
 
 
-def install(app: web.Application, bus: Bus) -> Router:
-    """Make `app` one worker of `bus`'s: it holds its share of the instances, forwards the rest, answers
-    what the others forward, and says which worker it is on every response."""
-    router = Router(app, bus)
+def install(app: web.Application, bus: Bus, placement: Placement) -> Router:
+    """Make `app` one worker of `bus`'s: it holds the instances `placement` gives it, forwards the rest,
+    answers what the others forward, and says which worker it is on every response."""
+    router = Router(app, bus, placement)
     app[ELSEWHERE] = router
     app[HOST].owns = router.owns
     app[METHODS]["instances"] = rpc.method("instances", router.instances)
 
     async def say_worker(request: web.Request, response: web.StreamResponse) -> None:
-        response.headers[WORKER_HEADER] = str(bus.index)
+        response.headers[WORKER_HEADER] = bus.me
 
     async def bussing(app: web.Application) -> AsyncIterator[None]:
+        if isinstance(placement, Leased):
+            placement.attach(app[HOST])  # the store is open now: the node is named as its leases are
+            bus.me = placement.me
+            if isinstance(bus, NatsBus):
+                bus.cluster = placement.store.cluster
         await bus.start(_Owner(router), router._notice)
         yield
         await bus.close()

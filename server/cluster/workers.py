@@ -32,6 +32,7 @@ import msgspec
 
 from server.app import Config, create_app, freeze_heap, listen
 from server.cluster.bus import UnixBus
+from server.cluster.placement import Hashed
 from server.cluster.router import install
 from server.store import SqliteFile
 from server.tools.hosting import SHUTDOWN_WAIT
@@ -204,7 +205,8 @@ async def work(spec: Spec) -> None:
     for signum in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(signum, stop.set)
     app = create_app(_config(spec.settings))
-    install(app, UnixBus(Path(spec.links), spec.index, spec.workers))
+    if not spec.settings.get("bus"):  # with a bus, each worker is a node of the cluster (create_app made it one)
+        install(app, UnixBus(Path(spec.links), spec.index, spec.workers), Hashed(spec.index, spec.workers))
     async with listen(app, spec.host, spec.port, reuse_port=True, shutdown_timeout=SHUTDOWN_WAIT):
         freeze_heap()  # started: what is there now stays as long as the worker
         os.write(spec.ready, b"ready\n")

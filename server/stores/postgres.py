@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import secrets
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
@@ -43,6 +44,9 @@ SCHEMA = 1
 
 LEASE_SECONDS = 5.0
 """How long a claim or renewal holds: a node killed outright has its instances free to claim this long after."""
+
+RENEW_MARGIN = 1.0
+"""Seconds before its expiry a lease held is no longer counted on (renewals come every third of a lease)."""
 
 POOL = 8
 """Connections a node keeps open: different instances' writes go side by side, one instance's one at a time."""
@@ -118,6 +122,9 @@ class PostgresStore:
         self.pool = pool
         self.where = redacted(url)
         self.node = node
+        self.cluster = ""
+        """The database's own random name, the same for every node on it: the nodes on one database are
+        one cluster, and find one another on the bus by it."""
         self.lease_seconds = lease_seconds
         self._held: dict[str, Lease] = {}
         self._written: dict[str, StoredSession] = {}
@@ -135,11 +142,13 @@ class PostgresStore:
         except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError, ValueError) as error:
             raise StoreError(f"{redacted(url)}: cannot connect to PostgreSQL ({error})") from None
         try:
-            await _schema(pool, redacted(url))
+            cluster = await _schema(pool, redacted(url))
         except BaseException:
             await pool.close()
             raise
-        return cls(pool, url, node or node_name(), lease_seconds)
+        store = cls(pool, url, node or node_name(), lease_seconds)
+        store.cluster = cluster
+        return store
 
     # -- ownership -----------------------------------------------------------------------------------------
 
@@ -178,6 +187,17 @@ class PostgresStore:
 
     async def lease(self, instance: str) -> Lease | None:
         return await leases.current(self.pool, instance)
+
+    def holds(self, instance: str) -> bool:
+        """Whether this node holds the instance's lease, by what it was last given (renewed well before it
+        runs out); a lease taken over meanwhile is found out at the next renewal or write, both fenced."""
+        held = self._held.get(instance)
+        return held is not None and held.expires > time.time() + RENEW_MARGIN
+
+    async def instance_of(self, token: str) -> str | None:
+        """The instance of the stored session of `token`, if there is one."""
+        found = await self.pool.fetchval("SELECT instance FROM sessions WHERE token = $1", token)
+        return None if found is None else str(found)
 
     # -- writes --------------------------------------------------------------------------------------------
 
@@ -368,7 +388,8 @@ class PostgresStore:
         await self.pool.close()
 
 
-async def _schema(pool: Any, url: str) -> None:
+async def _schema(pool: Any, url: str) -> str:
+    """The schema made (or found, and checked); the database's cluster name, made with it."""
     async with pool.acquire() as connection, connection.transaction():
         await connection.execute("SELECT pg_advisory_xact_lock($1)", SCHEMA_LOCK)
         ours = await connection.fetchval("SELECT to_regclass('curveship_schema') IS NOT NULL")
@@ -381,6 +402,12 @@ async def _schema(pool: Any, url: str) -> None:
             await connection.execute("INSERT INTO curveship_schema (version) VALUES ($1)", SCHEMA)
         elif version > SCHEMA:
             raise StoreError(f"{url} has schema {version}, newer than this server's {SCHEMA}; left as it is")
+        await connection.execute("CREATE TABLE IF NOT EXISTS curveship_cluster (name TEXT NOT NULL)")
+        name = await connection.fetchval("SELECT name FROM curveship_cluster")
+        if name is None:
+            name = secrets.token_hex(6)
+            await connection.execute("INSERT INTO curveship_cluster (name) VALUES ($1)", name)
+        return str(name)
 
 
 def _instance(row: Any) -> StoredInstance:

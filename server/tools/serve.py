@@ -66,6 +66,7 @@ async def _serve(args: argparse.Namespace) -> int:
             author_on_loopback=args.author,
             data=data,
             store=args.store,
+            bus=args.bus,
             allowed_hosts=tuple(args.allow_host),
             allowed_origins=tuple(args.allow_origin),
             trusted_proxies=tuple(args.trusted_proxy),
@@ -84,6 +85,9 @@ async def _serve(args: argparse.Namespace) -> int:
     if workers < 1:
         print("curveship: --workers must be at least 1", file=sys.stderr)
         return 1
+    if args.bus and not args.store:
+        print("curveship: --bus needs --store postgresql://…: a cluster's nodes share one database", file=sys.stderr)
+        return 1
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGINT, signal.SIGTERM):
@@ -101,6 +105,8 @@ async def _serve(args: argparse.Namespace) -> int:
                 print(f"(kept in {data / TOKEN_FILE}: the same at every start)")
             if args.author:
                 print("connections from this machine act as authors (--author)")
+            if args.bus:
+                print(f"one node of the cluster on {redacted(args.bus)} (each answer names its node)")
             if args.store:
                 print(f"instances are kept in {redacted(args.store)}")
             elif data is None:

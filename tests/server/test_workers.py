@@ -19,7 +19,8 @@ import pytest
 import pytest_asyncio
 
 from server.app import HOST
-from server.cluster.router import WORKER_HEADER, owner_of
+from server.cluster.placement import owner_of
+from server.cluster.router import WORKER_HEADER
 from tests.processes import free_port, wait_for_line
 from tests.server.conftest import AUTHOR, WAIT, Http, Server, Socket
 

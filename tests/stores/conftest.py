@@ -104,3 +104,24 @@ async def opener(kind: str, tmp_path: Path, request: pytest.FixtureRequest) -> A
     for store in opened:
         with contextlib.suppress(RuntimeError):  # closed by the test already
             await store.close()
+
+
+NATS = os.environ.get("CURVESHIP_TEST_NATS", "nats://127.0.0.1:4222")
+"""The NATS server a cluster's nodes are tested over."""
+
+
+@pytest_asyncio.fixture
+async def nats_url() -> str:
+    """The NATS server's URL, once it answers; where it does not, the cluster's tests skip and say why, except
+    in CI, where they fail."""
+    import nats
+
+    try:
+        connection = await nats.connect(NATS, connect_timeout=3, max_reconnect_attempts=0, allow_reconnect=False)
+    except Exception as error:  # nats-py's own kinds, and OSError
+        reason = f"NATS is not reachable at {NATS} ({type(error).__name__}: {error})"
+        if os.environ.get("CI"):
+            pytest.fail(f"{reason}; in CI the cluster's tests must run", pytrace=False)
+        pytest.skip(f"{reason}; start it (or point $CURVESHIP_TEST_NATS at one) to run these tests")
+    await connection.close()
+    return NATS
