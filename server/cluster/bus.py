@@ -27,7 +27,8 @@ from protocol import messages as m
 log = logging.getLogger(__name__)
 
 CONNECT_WAIT = 30.0
-"""Seconds a worker keeps trying to reach another that is still starting."""
+"""Seconds a worker keeps trying to reach another that is still starting (one reached before, and refusing now,
+is down: a call for it is answered at once)."""
 
 
 class Call(msgspec.Struct, tag="call"):
@@ -51,7 +52,9 @@ class Answer(msgspec.Struct, tag="answer"):
     id: int
     body: Annotated[bytes | None, Meta(description="The answer (HTTP, or collected); None: none, or sent.")] = None
     bound: Annotated[str | None, Meta(description="The token of the session the socket is bound to now.")] = None
-    failed: Annotated[str, Meta(description="Why the call could not be made at all ('' when it was).")] = ""
+    failed: Annotated[
+        str, Meta(description="What became of a call the owner took and could not answer ('' when it answered).")
+    ] = ""
 
 
 class Notice(msgspec.Struct, tag="notice"):
@@ -121,7 +124,13 @@ class Owner(Protocol):
 
 
 class Unreachable(Exception):
-    """The worker a call was for could not be reached, or its link broke before it answered."""
+    """The worker a call was for could not be reached (`sent` False: nothing of it was done there), or its link
+    broke before it answered (`sent`: it may or may not have been done)."""
+
+    def __init__(self, message: str, worker: int, *, sent: bool) -> None:
+        super().__init__(message)
+        self.worker = worker
+        self.sent = sent
 
 
 class Bus(abc.ABC):
@@ -196,6 +205,8 @@ class UnixBus(Bus):
         self._server: asyncio.Server | None = None
         self._links: dict[int, _Outgoing] = {}
         self._connecting: dict[int, asyncio.Lock] = {}
+        self._reached: set[int] = set()
+        """Workers a link was opened to once: started, so one refused now is down, not starting."""
         self._ids = itertools.count(1)
         self._tasks: set[asyncio.Task[None]] = set()
         self._notice: Callable[[int, bytes], None] = lambda socket, body: None
@@ -236,7 +247,7 @@ class UnixBus(Bus):
             answer = await owner.call(peer, call)
         except Exception:
             log.exception("a forwarded call failed")
-            answer = Answer(call.id, failed="the worker holding this instance failed to answer")
+            answer = Answer(call.id, failed="failed to answer")
         if not peer.writer.is_closing():
             _write(peer.writer, answer)
 
@@ -255,9 +266,10 @@ class UnixBus(Bus):
                     reader, writer = await asyncio.open_unix_connection(str(self.path(worker)))
                     break
                 except OSError as error:
-                    if loop.time() > deadline:
-                        raise Unreachable(f"worker {worker} cannot be reached: {error}") from None
+                    if worker in self._reached or loop.time() > deadline:
+                        raise Unreachable(f"worker {worker} cannot be reached: {error}", worker, sent=False) from None
                     await asyncio.sleep(0.05)  # it is starting: its socket is not there yet
+            self._reached.add(worker)
             link = _Outgoing(reader, writer)
             link.task = asyncio.create_task(self._read(worker, link))
             self._links[worker] = link
@@ -276,7 +288,7 @@ class UnixBus(Bus):
             link.writer.close()
             for waiting in link.waiting.values():
                 if not waiting.done():
-                    waiting.set_exception(Unreachable(f"the link to worker {worker} broke"))
+                    waiting.set_exception(Unreachable(f"the link to worker {worker} broke", worker, sent=True))
             link.waiting.clear()
             if self._links.get(worker) is link:
                 del self._links[worker]

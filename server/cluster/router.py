@@ -26,7 +26,7 @@ import msgspec
 from aiohttp import web
 
 from protocol import messages as m
-from protocol.errors import Code
+from protocol.errors import Code, RpcError
 from protocol.methods import BY_NAME
 from server import rpc
 from server.app import CONFIG, ELSEWHERE, HOST, METHODS, Outbox
@@ -41,6 +41,28 @@ WORKER_HEADER = "X-Curveship-Worker"
 
 REMEMBERED_TOKENS = 100_000
 """Tokens whose worker is remembered; past this many the memory starts afresh (they are asked for again)."""
+
+
+def unreachable(text: bytes, worker: int, why: str, sent: bool) -> bytes | None:
+    """The answer to a message `worker` could not answer (`why`: what became of it), each request of it answered
+    -32008 under its own id (a notification, nothing): try again shortly; `data.sent` says whether the call
+    reached it (then it may or may not have been done there)."""
+    done = "this call may or may not have been done there" if sent else "nothing was done"
+    message = f"The part of the server holding this instance (worker {worker}) {why}: {done}; try again shortly."
+    data = {"worker": worker, "sent": sent}
+    try:
+        decoded = msgspec.json.decode(text)
+    except (msgspec.DecodeError, RecursionError):
+        decoded = None
+    members = decoded if isinstance(decoded, list) else [decoded]
+    answers = [
+        rpc.error_response(Code.NODE_UNREACHABLE, message, data, member.get("id") if isinstance(member, dict) else None)
+        for member in members
+        if not (isinstance(member, dict) and "id" not in member)  # a notification is never answered
+    ]
+    if not answers:
+        return None
+    return msgspec.json.encode(answers if isinstance(decoded, list) else answers[0])
 
 
 def owner_of(instance_id: str, workers: int) -> int:
@@ -125,10 +147,13 @@ class Router:
             answer = await self.bus.call(worker, call)
         except Unreachable as error:
             log.warning("%s", error)
-            answer = Answer(0, failed="the worker holding this instance cannot be reached; try again shortly")
+            answer = Answer(0, failed="cannot be reached right now" if not error.sent else "stopped answering")
+            sent = error.sent
+        else:
+            sent = True  # it failed there, after taking the call
         if answer.failed:
-            failed = msgspec.json.encode(rpc.error_response(Code.UNAVAILABLE, answer.failed))
-            if outbox is not None and not collect:
+            failed = unreachable(text, worker, answer.failed, sent)
+            if outbox is not None and not collect and failed is not None:
                 outbox.put(failed)
             return failed
         if outbox is not None and answer.bound is not None:
@@ -255,7 +280,9 @@ class Router:
                     self._where.clear()
                 self._where[token] = worker
                 return worker
-        return None
+        # Nobody that answered knows it, but one that could not answer may: the call goes there, and is answered
+        # that it cannot be reached (try again shortly), not that the session is gone.
+        return next((w for w, known in zip(others, found, strict=True) if isinstance(known, Unreachable)), None)
 
     # -- answering others (Owner, for the bus) --------------------------------------------------------
 
@@ -300,8 +327,16 @@ class Router:
         of each, merged, are the first `limit` of all."""
         others = [w for w in range(self.size) if w != self.index]
         pages = [caller.host.list_instances(params)]
-        for page in await asyncio.gather(*(self.bus.page(w, params.after, params.limit) for w in others)):
-            pages.append(page)
+        try:
+            pages += await asyncio.gather(*(self.bus.page(w, params.after, params.limit) for w in others))
+        except Unreachable as error:
+            log.warning("%s", error)
+            raise RpcError(
+                Code.NODE_UNREACHABLE,
+                f"The part of the server holding some of the instances (worker {error.worker}) cannot be reached "
+                "right now, so they cannot all be listed; try again shortly.",
+                {"worker": error.worker, "sent": False},
+            ) from None
         every = sorted((info for page in pages for info in page.instances), key=lambda info: info.instance)
         shown = every[: params.limit]
         more = len(every) > params.limit or any(page.next is not None for page in pages)
