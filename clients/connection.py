@@ -21,6 +21,12 @@ notifications. Then the calls made meanwhile go through. `on_status` hears RECON
 SESSION_LOST when the server no longer knows the token); `on_retry` hears each try that found no server, and
 when the next one is. Reopening never gives up: only closing the connection (Ctrl-C or Ctrl-D, for a person)
 ends it.
+
+A call answered -32008 (the part of a server of several that holds its instance cannot be reached right now)
+is treated as one made while the link is down: made again after a doubling wait, told to `on_retry`, for as
+long as calls wait for the link (`outage`, if given; then its CallError is raised) — when it never reached
+that part, or changes nothing. One that reached it and may have been done is the caller's to judge, as with a
+drop. A resume answered so, on reopening, is a try that failed: the session is kept and tried again.
 """
 
 from __future__ import annotations
@@ -59,7 +65,21 @@ Kind = Literal["websocket", "http"] | Callable[[str, Owner], Transport]
 
 ASKED_AGAIN = frozenset({"state", "vocabulary", "actions", "concept", "world", "worlds", "spins", "instances"})
 """Calls that change nothing: one the connection lost before its answer is sent again when the connection is
-back, where a command's loss is the caller's to judge (it may or may not have been done)."""
+back, where a command's loss is the caller's to judge (it may or may not have been done). So too one answered
+-32008 after it reached the part of the server holding its instance."""
+
+
+def _unreachable(calls: Sequence[Call], answers: list[Any]) -> bool:
+    """Whether every call of a message was answered -32008 (the part of the server holding its instance cannot
+    be reached right now) and may be made again: it never reached that part (`data.sent` false), or it
+    changes nothing."""
+    for (method, _), answer in zip(calls, answers, strict=True):
+        if not (isinstance(answer, CallError) and answer.code == Code.NODE_UNREACHABLE):
+            return False
+        sent = answer.data.get("sent", True) if isinstance(answer.data, dict) else True
+        if sent and method not in ASKED_AGAIN:
+            return False
+    return True
 
 
 class Status(enum.Enum):
@@ -75,7 +95,8 @@ class Status(enum.Enum):
 
 @dataclass(frozen=True, slots=True)
 class Retrying:
-    """A try to reopen a dropped WebSocket found no server, told to `on_retry` listeners."""
+    """A try to reopen a dropped WebSocket found no server, or a call (or the resume) found the part of the
+    server holding its instance unreachable (-32008), told to `on_retry` listeners."""
 
     tries: int
     """Tries that failed since the link dropped."""
@@ -232,6 +253,7 @@ class Connection:
     async def _send(self, calls: Sequence[Call], *, batch: bool, waits: bool = True) -> list[Any]:
         loop = asyncio.get_running_loop()
         deadline = None if self.outage is None else loop.time() + self.outage
+        (backoff, longest), delay, tries = self.backoff, 0.0, 0
         while True:
             if waits:
                 await self._wait_until_up(deadline)
@@ -252,12 +274,23 @@ class Connection:
                 self._fail_unanswered(ids)
             try:
                 if all(future.done() for future in futures):  # answered in the sending (a server in this process)
-                    return [future.result() for future in futures]
-                return list(await asyncio.gather(*futures))
+                    answers = [future.result() for future in futures]
+                else:
+                    answers = list(await asyncio.gather(*futures))
             except ConnectionLost:
                 if not (waits and transport.streams and all(method in ASKED_AGAIN for method, _ in calls)):
                     raise
-                # Lost with the connection, but it changed nothing: asked again once the session is back.
+                continue  # lost with the connection, but it changed nothing: asked again once the session is back
+            if not (waits and _unreachable(calls, answers)):
+                return answers
+            # The part of the server holding the instance is away (a worker or node restarting): as when the
+            # whole server is, asked again after a wait, for as long as calls wait for the link.
+            tries += 1
+            delay = backoff if tries == 1 else min(longest, delay * 2)
+            if deadline is not None and loop.time() + delay > deadline:
+                return answers  # waited long enough: the caller hears why
+            self._retried(Retrying(tries, delay, loop.time() + delay))
+            await asyncio.sleep(delay)
 
     async def _wait_until_up(self, deadline: float | None) -> None:
         if not self._up.is_set():
@@ -419,6 +452,13 @@ class Connection:
                 if isinstance(failed, TimeoutError):  # a socket half open, or a resume unanswered: let it go
                     self._fail_pending("the server did not answer in time")
                     await self._transport.close()
+                tries += 1
+                delay = min(longest, delay * 2)
+                self._retried(Retrying(tries, delay, loop.time() + delay))
+                continue
+            if isinstance(resumed, CallError) and resumed.code == Code.NODE_UNREACHABLE:
+                # Back, but the part of the server holding the session cannot be reached yet: a try that failed.
+                await self._transport.close()
                 tries += 1
                 delay = min(longest, delay * 2)
                 self._retried(Retrying(tries, delay, loop.time() + delay))

@@ -26,6 +26,9 @@ class Code(IntEnum):
     """the story has ended: commands refused (narrate, concept, restart still work)"""
     RATE_LIMITED = -32006
     TOO_LARGE = -32007
+    NODE_UNREACHABLE = -32008
+    """the part of the server holding this instance (another worker or node) cannot be reached right now: try
+    again shortly; `data.sent` says whether the call reached it before the link broke (false: nothing was done)"""
 
 
 MESSAGES = {
@@ -41,6 +44,7 @@ MESSAGES = {
     Code.ENDED: "Story ended",
     Code.RATE_LIMITED: "Rate limited",
     Code.TOO_LARGE: "Message too large",
+    Code.NODE_UNREACHABLE: "Node unreachable",
 }
 
 

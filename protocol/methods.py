@@ -19,6 +19,10 @@ SEATING = (Code.UNAVAILABLE,)
 """What a method that seats a detached session again may answer: its actor has since been taken by another
 player (a session is detached after a while with no connection; see docs/protocol.md)."""
 
+FORWARDED = (Code.NODE_UNREACHABLE,)
+"""What a method a server of several workers may forward to the one holding the instance may answer (every
+session method, and those naming an instance or making one): that worker cannot be reached right now."""
+
 
 @dataclass(frozen=True, slots=True)
 class Method:
@@ -40,7 +44,7 @@ class Method:
         """Every application or params code this method may answer with, in order (-32603 aside)."""
         found = {*EVERY, *self.errors}
         if self.session:
-            found |= {*SESSION, *(SEATING if self.seats else ())}
+            found |= {*SESSION, *FORWARDED, *(SEATING if self.seats else ())}
         return tuple(sorted(found, reverse=True))
 
 
@@ -53,28 +57,29 @@ METHODS: tuple[Method, ...] = (
         m.CreateResult,
         "Create a new persistent instance of a world.",
         # unknown world or spin; a world named by its path without author permission; -32006 also when the
-        # server holds as many instances as it may
-        errors=(Code.UNKNOWN, Code.FORBIDDEN),
+        # server holds as many instances as it may; -32008 when the worker it was dealt to cannot be reached
+        errors=(Code.UNKNOWN, Code.FORBIDDEN, *FORWARDED),
     ),
     Method(
         "instances",
         m.InstancesParams,
         m.InstancesResult,
         "The live instances, their turns and their players, a page (at most 100) at a time.",
+        errors=FORWARDED,  # every worker's page is asked for
     ),
     Method(
         "join",
         m.JoinParams,
         m.JoinResult,
         "Join an instance as an actor; the opening as that actor sees it.",
-        errors=(Code.UNKNOWN, Code.FORBIDDEN, Code.UNAVAILABLE),
+        errors=(Code.UNKNOWN, Code.FORBIDDEN, Code.UNAVAILABLE, *FORWARDED),
     ),
     Method(
         "resume",
         m.ResumeParams,
         m.ResumeResult,
         "Rebind a (new) connection to a session by its token; a detached session is seated again.",
-        errors=(*SESSION, *SEATING),
+        errors=(*SESSION, *SEATING, *FORWARDED),
     ),
     Method(
         "authenticate",

@@ -42,7 +42,7 @@ from server.limits import Bucket, Limits, Lockout
 from server.persist import Forgetful, Keeps, Reloaded, Stale, since
 from server.seats import Instance, Session
 from server.sequence import Sequence
-from server.stores import StoredInstance, StoredSession
+from server.stores import Fenced, StoredInstance, StoredSession
 from server.wire import (
     blocks,
     engine_errors,
@@ -509,25 +509,42 @@ class Host:
 
     async def _kept(self, instance: Instance, gone: tuple[str, ...] = ()) -> None:
         """Write what changed in `instance` to the store, if there is one, before anything is answered. If it
-        cannot be written (a full or failing disk), the change must not be seen as made: the instance is taken
-        out of service, and after a restart it is back as it was last stored."""
+        cannot be written (a full or failing disk; on PostgreSQL, another server took the instance over), the
+        change must not be seen as made: the instance is taken out of service here, and comes back as it was
+        last stored (here once the store takes writes again, or on the server that holds it now)."""
         instance.active = self.clock()
         try:
             await self.keeper.changed(instance, gone)
+        except Fenced as fenced:
+            # Not a failure of this server's: the lease passed to another (this one was paused, or cut off from
+            # the database, past it), which reads the log back and serves the instance from there.
+            log.warning("instance %s: taken over by another server; out of service here (%s)", instance.id, fenced)
+            self._out_of_service(instance, "another server took it over and serves it now")
+            raise RpcError(
+                Code.INTERNAL_ERROR,
+                f"Another server took instance {instance.id} over, so this change was not made here: it is served "
+                "there now, as it was last stored. Connect again (or try again shortly) to go on playing there.",
+            ) from None
         except Exception:
             log.exception("instance %s: a change could not be stored; taken out of service", instance.id)
-            reason = "its last change could not be stored; it is out of service until the store takes writes again"
-            self.stale[instance.id] = Stale(instance.id, instance.world, reason, retry=True)
-            self.instances.pop(instance.id, None)
-            for token in (*instance.sessions, *instance.away):
-                self.sessions.pop(token, None)
-                self.parked[token] = instance.id
+            self._out_of_service(
+                instance, "its last change could not be stored; it is out of service until the store takes writes again"
+            )
             raise RpcError(
                 Code.INTERNAL_ERROR,
                 f"The change could not be stored, so it is not made: instance {instance.id} is out of service "
                 "until the store takes writes again (or the server restarts), and comes back then as it was last "
                 "stored.",
             ) from None
+
+    def _out_of_service(self, instance: Instance, reason: str) -> None:
+        """`instance` taken out of memory, saying `reason` to later calls; its sessions parked, each to be seated
+        again when it is brought back (`revive` tries once the store takes a write for it)."""
+        self.stale[instance.id] = Stale(instance.id, instance.world, reason, retry=True)
+        self.instances.pop(instance.id, None)
+        for token in (*instance.sessions, *instance.away):
+            self.sessions.pop(token, None)
+            self.parked[token] = instance.id
 
     async def join(self, params: m.JoinParams, *, author: bool) -> tuple[Session, m.JoinResult]:
         instance = await self.loaded(params.instance)

@@ -28,6 +28,9 @@ from typing import Any
 
 import msgspec
 from jsonrpcserver import Error, Result, Success, async_dispatch_to_serializable
+
+# jsonrpcserver 5's internal steps, not its public API (dispatch below runs them one by one): pyproject.toml
+# pins it below 6, as a major release may move or change them.
 from jsonrpcserver.async_dispatcher import call as call_method
 from jsonrpcserver.dispatcher import create_request, get_method, not_notification, to_response
 from jsonrpcserver.response import to_serializable_one

@@ -181,7 +181,8 @@ class SqliteFile:
             raise StoreError(f"{store.path}: not a usable Curveship database ({error}); it was left as it is") from None
         if version != SCHEMA:
             raise StoreError(f"{store.path} has schema {version}; a server of this version brings it up to date")
-        store.db = sqlite3.connect(f"{store.path.resolve().as_uri()}?mode=ro", uri=True)
+        # Read from one thread at a time, though not always the one that opened it (the async store's own).
+        store.db = sqlite3.connect(f"{store.path.resolve().as_uri()}?mode=ro", uri=True, check_same_thread=False)
         return store
 
     def _create(self) -> None:

@@ -5,6 +5,7 @@ import importlib
 import pkgutil
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -89,3 +90,17 @@ def test_a_client_module_loads_nothing_of_the_server(name):
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]", f"{name} loads {done.stdout.strip()}"
+
+
+def test_jsonrpcserver_is_pinned_to_the_major_version_whose_internals_rpc_dispatches_through():
+    """server/rpc.py calls jsonrpcserver's internal steps, not only its public API: pyproject.toml keeps it
+    within one major version, and the version installed is inside that pin."""
+    from importlib.metadata import version
+
+    from packaging.requirements import Requirement
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    (pinned,) = [Requirement(d) for d in project["dependencies"] if Requirement(d).name == "jsonrpcserver"]
+    assert pinned.specifier.contains("5.0.0") and pinned.specifier.contains("5.99")
+    assert not pinned.specifier.contains("6.0.0"), "a new major version may move the internals rpc.py uses"
+    assert pinned.specifier.contains(version("jsonrpcserver")), "the jsonrpcserver installed is outside the pin"

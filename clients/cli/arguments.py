@@ -166,12 +166,17 @@ def parser() -> argparse.ArgumentParser:
     export = commands.add_parser(
         "export",
         help="write a kept instance's transcript (commands and tellings) as text or JSON",
-        description="Read an instance from a server's data directory (a server may be running on it: nothing is "
-        "written) and write the story as it stands: each player's opening, then every command given, with "
-        "its reply told through the actor that gave it. Undone turns are not part of it.",
+        description="Read an instance from a server's store, its data directory or its PostgreSQL database (a "
+        "server may be running on it: nothing is written, no lease is claimed) and write the story as it stands: "
+        "each player's opening, then every command given, with its reply told through the actor that gave it. "
+        "Undone turns are not part of it.",
     )
     export.add_argument("instance", metavar="INSTANCE", help="the instance's id (as `create` and `instances` give it)")
-    export.add_argument("--data", metavar="DIR", required=True, help="the data directory the server keeps")
+    kept = export.add_mutually_exclusive_group(required=True)
+    kept.add_argument("--data", metavar="DIR", help="the data directory the server keeps (its SQLite file)")
+    kept.add_argument(
+        "--store", metavar="URL", help="the PostgreSQL database the servers keep (postgresql://user@host:port/db)"
+    )
     export.add_argument("--format", choices=("text", "json"), default="text", help="text (default) or JSON")
     export.add_argument("--output", "-o", metavar="FILE", help="write to FILE (default: standard output)")
     export.set_defaults(command="export")

@@ -28,7 +28,8 @@ from protocol import messages as m
 log = logging.getLogger(__name__)
 
 CONNECT_WAIT = 30.0
-"""Seconds a worker keeps trying to reach another that is still starting."""
+"""Seconds a worker keeps trying to reach another that is still starting (one reached before, and refusing now,
+is down: a call for it is answered at once)."""
 
 
 class Call(msgspec.Struct, tag="call"):
@@ -52,7 +53,9 @@ class Answer(msgspec.Struct, tag="answer"):
     id: int
     body: Annotated[bytes | None, Meta(description="The answer (HTTP, or collected); None: none, or sent.")] = None
     bound: Annotated[str | None, Meta(description="The token of the session the socket is bound to now.")] = None
-    failed: Annotated[str, Meta(description="Why the call could not be made at all ('' when it was).")] = ""
+    failed: Annotated[
+        str, Meta(description="What became of a call the owner took and could not answer ('' when it answered).")
+    ] = ""
 
 
 class Notice(msgspec.Struct, tag="notice"):
@@ -126,7 +129,13 @@ class Owner(Protocol):
 
 
 class Unreachable(Exception):
-    """The worker a call was for could not be reached, or its link broke before it answered."""
+    """The worker a call was for could not be reached (`sent` False: nothing of it was done there), or its link
+    broke before it answered (`sent`: it may or may not have been done)."""
+
+    def __init__(self, message: str, worker: str, *, sent: bool) -> None:
+        super().__init__(message)
+        self.worker = worker
+        self.sent = sent
 
 
 class Bus(abc.ABC):
@@ -204,10 +213,11 @@ class UnixBus(Bus):
         self._server: asyncio.Server | None = None
         self._links: dict[str, _Outgoing] = {}
         self._connecting: dict[str, asyncio.Lock] = {}
+        self._reached: set[str] = set()
+        """Workers a link was opened to once: started, so one refused now is down, not starting."""
         self._ids = itertools.count(1)
         self._tasks: set[asyncio.Task[None]] = set()
         self._notice: Callable[[int, bytes], None] = lambda socket, body: None
-        self._lost: Callable[[str], None] = lambda worker: None
 
     def path(self, worker: str) -> Path:
         return self.directory / f"{worker}.sock"
@@ -216,8 +226,9 @@ class UnixBus(Bus):
         return [worker for worker in self.workers if worker != self.me]
 
     async def start(self, owner: Owner, notice: Callable[[int, bytes], None]) -> None:
+        # A worker whose link breaks has died, and the whole server stops for it (server/cluster/workers.py):
+        # nothing is moved elsewhere, so `owner.lost` is never called here.
         self._notice = notice
-        self._lost = owner.lost
 
         async def serve(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
             peer = _Incoming(writer)
@@ -249,7 +260,7 @@ class UnixBus(Bus):
             answer = await owner.call(peer, call)
         except Exception:
             log.exception("a forwarded call failed")
-            answer = Answer(call.id, failed="the worker holding this instance failed to answer")
+            answer = Answer(call.id, failed="failed to answer")
         if not peer.writer.is_closing():
             _write(peer.writer, answer)
 
@@ -268,9 +279,10 @@ class UnixBus(Bus):
                     reader, writer = await asyncio.open_unix_connection(str(self.path(worker)))
                     break
                 except OSError as error:
-                    if loop.time() > deadline:
-                        raise Unreachable(f"worker {worker} cannot be reached: {error}") from None
+                    if worker in self._reached or loop.time() > deadline:
+                        raise Unreachable(f"worker {worker} cannot be reached: {error}", worker, sent=False) from None
                     await asyncio.sleep(0.05)  # it is starting: its socket is not there yet
+            self._reached.add(worker)
             link = _Outgoing(reader, writer)
             link.task = asyncio.create_task(self._read(worker, link))
             self._links[worker] = link
@@ -289,11 +301,10 @@ class UnixBus(Bus):
             link.writer.close()
             for waiting in link.waiting.values():
                 if not waiting.done():
-                    waiting.set_exception(Unreachable(f"the link to worker {worker} broke"))
+                    waiting.set_exception(Unreachable(f"the link to worker {worker} broke", worker, sent=True))
             link.waiting.clear()
             if self._links.get(worker) is link:
                 del self._links[worker]
-                self._lost(worker)
 
     async def _ask(self, worker: str, frame: Call | Knows | Page) -> msgspec.Struct:
         link = await self._link(worker)

@@ -160,7 +160,7 @@ class NatsBus(Bus):
             if to == node:
                 del self._waiting[id_]
                 if not waiting.done():
-                    waiting.set_exception(Unreachable(f"node {node} is gone"))
+                    waiting.set_exception(Unreachable(f"node {node} is gone", node, sent=True))
         assert self._owner is not None
         peer = self._peers.pop(node, None)
         if peer is not None:
@@ -172,7 +172,7 @@ class NatsBus(Bus):
         deadline = self.clock() + SILENT
         while node not in self._heard:
             if self.clock() > deadline:
-                raise Unreachable(f"node {node} cannot be reached (not heard from)")
+                raise Unreachable(f"node {node} cannot be reached (not heard from)", node, sent=False)
             await asyncio.sleep(HEARTBEAT / 5)
 
     # -- sending and receiving --------------------------------------------------------------------------
@@ -273,4 +273,4 @@ class NatsBus(Bus):
             await self._nc.close()
         for _, waiting in self._waiting.values():
             if not waiting.done():
-                waiting.set_exception(Unreachable("this node is stopping"))
+                waiting.set_exception(Unreachable("this node is stopping", self.me, sent=True))

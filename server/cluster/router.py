@@ -24,7 +24,7 @@ import msgspec
 from aiohttp import web
 
 from protocol import messages as m
-from protocol.errors import Code
+from protocol.errors import Code, RpcError
 from protocol.methods import BY_NAME
 from server import rpc
 from server.app import CONFIG, ELSEWHERE, HOST, METHODS, Outbox
@@ -46,6 +46,28 @@ REMEMBERED_TOKENS = 100_000
 GONE = 1012
 """The close code of a socket whose session was held by a worker or node that is gone: 'service restart'
 (RFC 6455), which the clients take as a reason to reconnect and resume."""
+
+
+def unreachable(text: bytes, worker: str, why: str, sent: bool) -> bytes | None:
+    """The answer to a message `worker` could not answer (`why`: what became of it), each request of it answered
+    -32008 under its own id (a notification, nothing): try again shortly; `data.sent` says whether the call
+    reached it (then it may or may not have been done there)."""
+    done = "this call may or may not have been done there" if sent else "nothing was done"
+    message = f"The part of the server holding this instance (worker {worker}) {why}: {done}; try again shortly."
+    data = {"worker": worker, "sent": sent}
+    try:
+        decoded = msgspec.json.decode(text)
+    except (msgspec.DecodeError, RecursionError):
+        decoded = None
+    members = decoded if isinstance(decoded, list) else [decoded]
+    answers = [
+        rpc.error_response(Code.NODE_UNREACHABLE, message, data, member.get("id") if isinstance(member, dict) else None)
+        for member in members
+        if not (isinstance(member, dict) and "id" not in member)  # a notification is never answered
+    ]
+    if not answers:
+        return None
+    return msgspec.json.encode(answers if isinstance(decoded, list) else answers[0])
 
 
 class _Proxy:
@@ -125,9 +147,12 @@ class Router:
             answer = await self.bus.call(worker, call)
         except Unreachable as error:
             log.warning("%s", error)
-            answer = Answer(0, failed="the worker holding this instance cannot be reached; try again shortly")
+            answer = Answer(0, failed="cannot be reached right now" if not error.sent else "stopped answering")
+            sent = error.sent
+        else:
+            sent = True  # it failed there, after taking the call
         if answer.failed:
-            failed = _failed(text, answer.failed)
+            failed = unreachable(text, worker, answer.failed, sent)
             if outbox is not None and not collect and failed is not None:
                 outbox.put(failed)
             return failed
@@ -254,7 +279,9 @@ class Router:
                     self._where.clear()
                 self._where[token] = worker
                 return worker
-        return None
+        # Nobody that answered knows it, but one that could not answer may: the call goes there, and is answered
+        # that it cannot be reached (try again shortly), not that the session is gone.
+        return next((w for w, known in zip(others, found, strict=True) if isinstance(known, Unreachable)), None)
 
     # -- answering others (Owner, for the bus) --------------------------------------------------------
 
@@ -311,11 +338,16 @@ class Router:
         of each, merged, are the first `limit` of all."""
         others = self.bus.others()
         pages = [caller.host.list_instances(params)]
-        for page in await asyncio.gather(
-            *(self.bus.page(w, params.after, params.limit) for w in others), return_exceptions=True
-        ):
-            if isinstance(page, m.InstancesResult):  # one gone meanwhile is left out
-                pages.append(page)
+        try:
+            pages += await asyncio.gather(*(self.bus.page(w, params.after, params.limit) for w in others))
+        except Unreachable as error:
+            log.warning("%s", error)
+            raise RpcError(
+                Code.NODE_UNREACHABLE,
+                f"The part of the server holding some of the instances (worker {error.worker}) cannot be reached "
+                "right now, so they cannot all be listed; try again shortly.",
+                {"worker": error.worker, "sent": False},
+            ) from None
         # Nodes of a cluster may each know an instance (its holder with its players): the one with most.
         best: dict[str, m.InstanceInfo] = {}
         for info in (info for page in pages for info in page.instances):
@@ -325,21 +357,6 @@ class Router:
         shown = every[: params.limit]
         more = len(every) > params.limit or any(page.next is not None for page in pages)
         return m.InstancesResult(instances=shown, next=shown[-1].instance if more and shown else None)
-
-
-def _failed(text: bytes, why: str) -> bytes | None:
-    """The answer to a message that could not be made where it belongs: an error for each request in it, by
-    its id, as the holder would have answered (None: only notifications, which are answered with nothing)."""
-    message = msgspec.json.decode(text)
-    members = message if isinstance(message, list) else [message]
-    errors = [
-        rpc.error_response(Code.UNAVAILABLE, why, id_=member.get("id"))
-        for member in members
-        if isinstance(member, dict) and "id" in member
-    ]
-    if not errors:
-        return None
-    return msgspec.json.encode(errors if isinstance(message, list) else errors[0])
 
 
 class _Owner:

@@ -132,19 +132,26 @@ class Store(Protocol):
 
 
 async def open_store(
-    url: str | None, data: Path | None, *, node: str | None = None, locks: tuple[int, int] | None = None
+    url: str | None,
+    data: Path | None,
+    *,
+    node: str | None = None,
+    locks: tuple[int, int] | None = None,
+    reading: bool = False,
 ) -> Store:
     """The store `url` names: a `postgresql://` URL (or `postgres://`), or None for the SQLite file in the data
     directory `data` (`locks`: its locks, inherited by a worker, see SqliteFile.locks_for_workers). A URL of another
-    kind, or neither, is a StoreError saying what is taken."""
+    kind, or neither, is a StoreError saying what is taken. `reading`: opened only to be read, beside any server
+    using it (`curveship export`): no lock taken nor lease claimed, nothing made or written, and a store that
+    is not there is a StoreError."""
     if url:
         if url.startswith(("postgresql://", "postgres://")):
             from server.stores.postgres import PostgresStore
 
-            return await PostgresStore.connect(url, node=node)
+            return await PostgresStore.connect(url, node=node, reading=reading)
         raise StoreError(f"--store {url!r}: a postgresql:// URL is expected (without --store: SQLite in --data)")
     if data is None:
         raise StoreError("no store: give a data directory (--data) or a PostgreSQL URL (--store postgresql://…)")
     from server.stores.sqlite import SqliteStore
 
-    return SqliteStore(data, node=node, locks=locks)
+    return SqliteStore(data, node=node, locks=locks, reading=reading)

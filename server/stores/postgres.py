@@ -135,18 +135,23 @@ class PostgresStore:
             self._renewing = asyncio.get_running_loop().create_task(self._renew_every(lease_seconds / 3))
 
     @classmethod
-    async def connect(cls, url: str, *, node: str | None = None, lease_seconds: float = LEASE_SECONDS) -> PostgresStore:
-        """A store on the database `url`, its schema made if it is not there; StoreError if it cannot be."""
+    async def connect(
+        cls, url: str, *, node: str | None = None, lease_seconds: float = LEASE_SECONDS, reading: bool = False
+    ) -> PostgresStore:
+        """A store on the database `url`, its schema made if it is not there; StoreError if it cannot be.
+        `reading`: opened only to be read (`curveship export`): the schema must be there already, no lease is
+        claimed or renewed, and every transaction is read-only, so PostgreSQL itself refuses any write."""
+        settings = {"default_transaction_read_only": "on"} if reading else None
         try:
-            pool = await asyncpg.create_pool(url, min_size=1, max_size=POOL)
+            pool = await asyncpg.create_pool(url, min_size=1, max_size=POOL, server_settings=settings)
         except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError, ValueError) as error:
             raise StoreError(f"{redacted(url)}: cannot connect to PostgreSQL ({error})") from None
         try:
-            cluster = await _schema(pool, redacted(url))
+            cluster = await (_schema_read if reading else _schema)(pool, redacted(url))
         except BaseException:
             await pool.close()
             raise
-        store = cls(pool, url, node or node_name(), lease_seconds)
+        store = cls(pool, url, node or node_name(), 0.0 if reading else lease_seconds)
         store.cluster = cluster
         return store
 
@@ -408,6 +413,20 @@ async def _schema(pool: Any, url: str) -> str:
             name = secrets.token_hex(6)
             await connection.execute("INSERT INTO curveship_cluster (name) VALUES ($1)", name)
         return str(name)
+
+
+async def _schema_read(pool: Any, url: str) -> str:
+    """The schema checked, not made: a database without Curveship's tables, or of a newer schema, is refused;
+    its cluster name, if it has one ('' if not)."""
+    async with pool.acquire() as connection:
+        if not await connection.fetchval("SELECT to_regclass('curveship_schema') IS NOT NULL"):
+            raise StoreError(f"{url}: no Curveship data here (no curveship_schema table)")
+        version = await connection.fetchval("SELECT max(version) FROM curveship_schema")
+        if version is not None and version > SCHEMA:
+            raise StoreError(f"{url} has schema {version}, newer than this server's {SCHEMA}; left as it is")
+        if not await connection.fetchval("SELECT to_regclass('curveship_cluster') IS NOT NULL"):
+            return ""
+        return str(await connection.fetchval("SELECT name FROM curveship_cluster") or "")
 
 
 def _instance(row: Any) -> StoredInstance:

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any, Generic, TypeVar
 
 from server.store import SqliteFile
-from server.stores.records import Lease, LogEntry, StoredInstance, StoredSession, changed, node_name
+from server.stores.records import Lease, LogEntry, StoredInstance, StoredSession, StoreError, changed, node_name
 
 T = TypeVar("T")
 
@@ -42,8 +42,13 @@ class _Job(Generic[T]):
 class SqliteStore:
     """One SQLite file in the data directory, one server at a time (a lock file); see the module's docstring."""
 
-    def __init__(self, directory: Path, *, node: str | None = None, locks: tuple[int, int] | None = None) -> None:
-        self.file = SqliteFile(directory, locks)
+    def __init__(
+        self, directory: Path, *, node: str | None = None, locks: tuple[int, int] | None = None, reading: bool = False
+    ) -> None:
+        """`reading`: opened only to be read (`curveship export`), without the directory's lock, so a server
+        may be running on it; nothing can be written through it."""
+        self.file = SqliteFile.reader(directory) if reading else SqliteFile(directory, locks)
+        self.reading = reading
         self.where = str(self.file.path)
         self.node = node or node_name()
         self.commits = 0
@@ -59,6 +64,8 @@ class SqliteStore:
 
     def _queued(self, work: Callable[[], T], committed: Callable[[T], None] | None = None) -> asyncio.Future[T]:
         """`work` in the writer's queue, now, behind what is there already: its commit, to be awaited."""
+        if self.reading:
+            raise StoreError(f"{self.where}: opened only to be read")
         loop = asyncio.get_running_loop()
         future: asyncio.Future[T] = loop.create_future()
         with self._guard:
@@ -100,6 +107,8 @@ class SqliteStore:
             with self.file.reading():
                 return work()
 
+        if self.reading:  # no writer to queue behind, and a read-only file takes no transaction of the batch's
+            return asyncio.wrap_future(self._writer.submit(reading))
         return self._queued(reading)
 
     # -- ownership: this process holds the data directory's lock, so it owns every instance in it ----------

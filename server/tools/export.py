@@ -1,8 +1,13 @@
-"""`curveship export`: a kept instance's transcript, commands and tellings, as text or JSON, read from --data."""
+"""`curveship export`: a kept instance's transcript, commands and tellings, as text or JSON, read from a store.
+
+The store is read as the server keeps it (server/stores/, `open_store`): the SQLite file in --data, or the
+PostgreSQL database --store names, through the same calls either way. It is opened only to be read: no lock is
+taken and no lease claimed, so a server may be running on it, and nothing is written."""
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
 import sys
 from pathlib import Path
@@ -15,12 +20,11 @@ from server.engine.errors import EngineError
 from server.engine.story import Logged
 from server.engine.transcript import Page, transcript
 from server.persist import check_world, logged
-from server.store import SqliteFile
-from server.stores import StoredInstance, StoreError
+from server.stores import StoredInstance, StoreError, open_store
 
 
 def run_export(args: argparse.Namespace) -> int:
-    stored, log = _read(Path(args.data), args.instance)
+    stored, log = asyncio.run(_read(args.store, Path(args.data) if args.data else None, args.instance))
     check_world(stored, "it cannot be retold")
     definition = load_world(stored.world)
     pages = list(transcript(definition, stored.seed, msgspec.convert(stored.spin, Spin), log))
@@ -34,22 +38,21 @@ def run_export(args: argparse.Namespace) -> int:
     return 0
 
 
-def _read(data: Path, instance: str) -> tuple[StoredInstance, list[Logged]]:
+async def _read(url: str | None, data: Path | None, instance: str) -> tuple[StoredInstance, list[Logged]]:
     try:
-        store = SqliteFile.reader(data)
+        store = await open_store(url, data, reading=True)
     except StoreError as error:
         raise EngineError(str(error)) from None
     try:
-        with store.reading():
-            stored = store.instance(instance)
-            if stored is None:
-                known = ", ".join(kept.id for kept in store.instances()) or "none"
-                raise EngineError(f"no instance {instance!r} in {data}; instances: {known}")
-            return stored, [logged(entry) for entry in store.log(instance)]
+        stored = await store.instance(instance)
+        if stored is None:
+            known = ", ".join(kept.id for kept in await store.instances()) or "none"
+            raise EngineError(f"no instance {instance!r} in {data if url is None else store.where}; instances: {known}")
+        return stored, [logged(entry) for entry in await store.log(instance)]
     except StoreError as error:
         raise EngineError(str(error)) from None
     finally:
-        store.close()
+        await store.close()
 
 
 def as_text(stored: StoredInstance, title: str, pages: list[Page]) -> str:

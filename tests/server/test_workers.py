@@ -5,6 +5,7 @@ up no one else."""
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import signal
 import subprocess
@@ -18,9 +19,12 @@ import aiohttp
 import pytest
 import pytest_asyncio
 
+from clients.connection import CallError, Connection, Retrying
+from protocol.errors import Code
 from server.app import HOST
 from server.cluster.placement import owner_of
 from server.cluster.router import WORKER_HEADER
+from tests.helpers import until
 from tests.processes import free_port, wait_for_line
 from tests.server.conftest import AUTHOR, WAIT, Http, Server, Socket
 
@@ -201,6 +205,89 @@ async def test_a_game_is_kept_across_a_restart_of_every_worker(tmp_path: Path) -
         after = await back.ok("state")
         assert (after["room"], after["hash"], after["turn"]) == (before["room"], before["hash"], before["turn"])
         assert (await back.ok("command", text="look"))["turn"] == before["turn"] + 1
+
+
+# -- a worker that dies -------------------------------------------------------------------------------------
+
+
+def worker_pids(starter: int) -> dict[int, int]:
+    """Each worker's process id, by its index: the starter's children, each given its index on its command line."""
+    children = [
+        pid for task in Path(f"/proc/{starter}/task").iterdir() for pid in (task / "children").read_text().split()
+    ]
+    found = {}
+    for pid in children:
+        argv = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+        if b"server.cluster.workers" in argv:
+            found[json.loads(argv[argv.index(b"server.cluster.workers") + 1])["index"]] = int(pid)
+    return found
+
+
+def dead(pid: int) -> bool:
+    """Gone, or a zombie its parent has not reaped yet: its sockets are closed either way."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "Z"
+    except FileNotFoundError:
+        return True
+
+
+async def test_a_call_for_an_instance_whose_worker_died_is_answered_unreachable_and_the_server_stops() -> None:
+    async with workers() as running:
+        instance = await running.server.create("lost_one", seed=1)
+        held_by = owner_of(instance, 2)
+        player = await running.socket_on(other_than(held_by))
+        async with running.http.get(running.url + "/openrpc.json") as described:
+            document = await described.json()
+        assert document["components"]["errors"]["node_unreachable"] == {"code": -32008, "message": "Node unreachable"}
+        listed = {entry["name"]: {error["code"] for error in entry["errors"]} for entry in document["methods"]}
+        assert all(-32008 in listed[name] for name in ("command", "join", "resume", "create", "instances"))
+        token = (await player.ok("join", instance=instance))["token"]
+        assert (await player.ok("command", text="look"))["turn"] == 1  # forwarded to the worker holding it
+        # Answered here, and only once the command is wholly answered there (a socket's messages are taken one
+        # at a time): the worker holding it is killed between two calls, not in the middle of one.
+        await player.ok("spins")
+        starter = running.process.pid
+        victim = worker_pids(starter)[held_by]
+        # The starter paused, so that it cannot stop the server the moment the worker dies (it looks twice a
+        # second): the player's next call comes first, as it may in those half seconds.
+        os.kill(starter, signal.SIGSTOP)
+        try:
+            os.kill(victim, signal.SIGKILL)
+            await until(lambda: dead(victim), "the worker died")
+            answer = await player.call("command", text="look")
+            # The Python client takes it as it takes a server away: it tries again, now and then, and says so;
+            # once it has waited as long as it was told to, the call fails with what the server said.
+            tries: list[Retrying] = []
+            async with Connection(running.url, outage=1.0, backoff=(0.05, 0.2), on_retry=tries.append) as client:
+                with pytest.raises(CallError) as waited:
+                    await client.call("resume", token=token)  # the only worker listening now forwards it
+        finally:
+            os.kill(starter, signal.SIGCONT)
+        error = answer["error"]
+        assert error["code"] == -32008, answer
+        # Refused at once (the link was known broken), or sent as the link broke: each says what became of it.
+        sent = error["data"]["sent"]
+        assert error["data"] == {"worker": str(held_by), "sent": sent}
+        became = (
+            "stopped answering: this call may or may not have been done there"
+            if sent
+            else ("cannot be reached right now: nothing was done")
+        )
+        assert error["message"] == (
+            f"The part of the server holding this instance (worker {held_by}) {became}; try again shortly."
+        )
+        assert waited.value.code is Code.NODE_UNREACHABLE and waited.value.data == {"worker": str(held_by), "sent": False}
+        assert "try again shortly" in waited.value.message
+        assert len(tries) >= 3 and [t.tries for t in tries] == list(range(1, len(tries) + 1))
+
+        # Then the starter finds the worker gone and stops the server: the socket is closed as at any shutdown,
+        # and `serve` ends with a failure that says which worker stopped and how.
+        closing = await player.receive()
+        assert closing.type is aiohttp.WSMsgType.CLOSE and closing.data == 1001, closing
+        code = await asyncio.to_thread(running.process.wait, START)
+        said = running.process.stderr.read() if running.process.stderr else ""
+        assert code == 1
+        assert f"curveship: worker {held_by} stopped (exit status -9): stopping the others" in said, said
 
 
 # -- costly calls ---------------------------------------------------------------------------------------------

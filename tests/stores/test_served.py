@@ -5,6 +5,8 @@ until it runs out, and the next server takes the instance up then."""
 from __future__ import annotations
 
 import asyncio
+import os
+import signal
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -83,3 +85,33 @@ async def test_a_killed_servers_instances_are_taken_up_once_its_lease_runs_out(s
             await asyncio.sleep(0.1)
         _again, after = await _resumed(http, second.url, player.token)
         assert after["turn"] == before["turn"] and after["hash"] == before["hash"]
+
+
+async def test_a_write_refused_because_another_server_took_the_instance_over_says_so(start: Any) -> None:
+    first = start()
+    async with aiohttp.ClientSession() as http:
+        player, before = await _played(http, first.url)
+        assert player.token is not None
+        # Paused past its lease (as a node cut off from the database, or swapped out, would be): a second server
+        # takes the instance up, while the first still believes it holds it.
+        os.kill(first.process.pid, signal.SIGSTOP)
+        try:
+            second = start(detach_after=2.0)  # sweeps every half second, trying the instance again
+            deadline = time.monotonic() + WAIT
+            while "result" not in (answer := await Http(Address(http, second.url)).call("resume", token=player.token)):
+                assert "not loaded" in answer["error"]["message"], answer
+                assert time.monotonic() < deadline, "the second server never took the instance up"
+                await asyncio.sleep(0.1)
+        finally:
+            os.kill(first.process.pid, signal.SIGCONT)
+        refused = await player.call("command", text="look")
+        message = refused["error"]["message"]
+        assert refused["error"]["code"] == -32603
+        assert message.startswith(f"Another server took instance {before['instance']} over")
+        assert "served there now" in message and "try again" in message
+        assert "could not be stored" not in message, "not the message of a failing disk"
+        later = await player.call("state")
+        assert later["error"]["code"] == -32002 and "another server took it over" in later["error"]["message"]
+        # Where it is served now, the game goes on from the last turn stored: the refused command was not made.
+        _again, after = await _resumed(http, second.url, player.token)
+        assert (after["turn"], after["hash"]) == (before["turn"], before["hash"])

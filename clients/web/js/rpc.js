@@ -15,6 +15,12 @@
 // and is dropped. When the server no longer holds it all, `resumed.state` says where the session stands, for
 // the page to retell the turns missed. Then the calls queued meanwhile go out. Status events say each step.
 //
+// A server of several parts answers -32008 (NODE_UNREACHABLE) when the part holding the instance cannot be
+// reached right now. That is taken as the server being away: a call that never reached that part
+// (`data.sent` false) is sent again after the same doubling wait, as a call queued during a drop goes out
+// later; a resume answered so when a socket came back closes that socket, and the next one tries again, the
+// session kept. A call that reached it and may have been done is rejected, as one lost with a drop is.
+//
 // An author shows the author token in band (`authenticate`: a browser's WebSocket cannot send an Authorization
 // header); the connection keeps it in memory only, and shows it again on each socket it opens, before resuming.
 
@@ -37,6 +43,7 @@ export class ConnectionLost extends Error {
 }
 
 export const NO_SESSION = -32002;
+export const NODE_UNREACHABLE = -32008;
 
 export class Connection extends EventTarget {
   /**
@@ -84,6 +91,7 @@ export class Connection extends EventTarget {
     return new Promise((resolve, reject) => {
       this.pending.set(id, {
         method,
+        message,
         resolve: (result) => {
           if ((method === "join" || method === "fork") && result && result.token) {
             this.token = result.token;
@@ -157,7 +165,6 @@ export class Connection extends EventTarget {
   }
 
   async opened(socket) {
-    this.wait = this.backoff[0];
     const again = this.everOpened;
     this.everOpened = true;
     if (again && this.authorToken) {
@@ -176,6 +183,12 @@ export class Connection extends EventTarget {
         this.resumed = await this.direct(socket, "resume", { token: this.token, last_seq: this.seq });
       } catch (error) {
         if (error instanceof ConnectionLost) return; // dropped again at once; the next socket tries again
+        if (error.code === NODE_UNREACHABLE) {
+          // The part of the server holding the session is away: a try that failed, as if no server had
+          // answered; this socket goes, and the next (after the doubled wait) resumes the session kept.
+          socket.close(1000, "resuming later");
+          return;
+        }
         status = "session-lost";
         this.sessionError = error;
       }
@@ -196,6 +209,7 @@ export class Connection extends EventTarget {
   }
 
   flush(socket) {
+    this.wait = this.backoff[0]; // ready: the next drop starts its waits afresh
     this.ready = true;
     const waiting = this.queue;
     this.queue = [];
@@ -248,6 +262,18 @@ export class Connection extends EventTarget {
     const call = this.pending.get(id);
     if (!call) return;
     this.pending.delete(id);
+    const unreached = message.error && message.error.code === NODE_UNREACHABLE && message.error.data?.sent === false;
+    if (unreached && call.message) {
+      // It never reached the part of the server holding its instance: sent again after a wait, doubling.
+      call.wait = Math.min((call.wait || this.backoff[0] / 2) * 2, this.backoff[1]);
+      call.sent = false;
+      setTimeout(() => {
+        if (this.closed) return;
+        this.pending.set(id, call);
+        this.send(call.message);
+      }, call.wait);
+      return;
+    }
     if (message.error) {
       call.reject(new RpcError(message.error.code, message.error.message, message.error.data));
     } else {
