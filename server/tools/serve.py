@@ -98,7 +98,8 @@ async def _serve(args: argparse.Namespace) -> int:
         async with _serving(config, args.host, args.port, workers, stop) as (url, running):
             print(f"listening on {url} (JSON-RPC: POST {url}/rpc, WebSocket {url}/ws)")
             if running is not None:
-                print(f"{workers} worker processes share the port, each holding a share of the instances")
+                shared = "each a node of the cluster" if args.bus else "each holding a share of the instances"
+                print(f"{workers} worker processes share the port, {shared}")
             print(f"to play in a browser, open {url}/")
             print(f"author token: {token}")
             if data is not None and "CURVESHIP_AUTHOR_TOKEN" not in os.environ:
