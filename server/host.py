@@ -22,8 +22,8 @@ import bisect
 import logging
 import secrets
 import time
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Generator
+from typing import Any, TypeVar
 
 import msgspec
 
@@ -55,6 +55,8 @@ from server.wire import (
 )
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 SHARED = frozenset({"undo", "restart", "restore"})
 """Directives that change the story for everyone in it, whether called as methods or typed as commands."""
@@ -776,7 +778,11 @@ class Host:
                 spin = player.spin if asked is None else spun_argument(player.spin, asked, player.story, library)
                 if params.window is not None:
                     spin = msgspec.structs.replace(spin, window=params.window)
-                telling = player.recount(spin) if spin.window == "all" else _retold(player, spin)
+                steps = player.recounting(spin)
+            # Told in pieces, the loop given back between them: a story thousands of turns long takes a large
+            # part of a second to tell, and other instances' players are answered meanwhile; the lock keeps this
+            # story still, and this instance's calls in their order.
+            telling = await _in_pieces(steps, "spin")
             return self._reply(instance, telling)
 
     async def spin(self, session: Session, params: m.SpinParams) -> m.SpinResult:
@@ -869,14 +875,7 @@ class Host:
                     steps = story.trying_commands(session.actor)
                 # Tried in pieces, the loop given back between them: other instances' players are answered
                 # meanwhile, while the lock keeps this story still.
-                while True:
-                    with engine_errors():
-                        try:
-                            next(steps)
-                        except StopIteration as done:
-                            commands = done.value
-                            break
-                    await asyncio.sleep(0)
+                commands = await _in_pieces(steps)
         return m.ActionsResult(commands=commands)
 
     async def state(self, session: Session) -> m.StateResult:
@@ -990,9 +989,16 @@ def _told_by(story: Story, actor: str, author: bool) -> Spin:
     )
 
 
-def _retold(player: Player, spin: Spin) -> Telling:
-    player.check_focalizer(spin)
-    return player.story.tell(spin)
+async def _in_pieces(steps: Generator[None, None, T], field: str | None = None) -> T:
+    """Engine work in pieces (a generator that pauses between them) run to its end, the event loop given back
+    after each piece; each piece's errors are the protocol's (`field` at fault) and its time is charged."""
+    while True:
+        with engine_errors(field):
+            try:
+                next(steps)
+            except StopIteration as done:
+                return done.value  # type: ignore[no-any-return]
+        await asyncio.sleep(0)
 
 
 def _moves(story: Story, actor: str) -> int:
