@@ -88,6 +88,12 @@ async def test_a_long_story_narrated_whole_holds_no_other_instance_up(start: Sta
         return answer
 
     answered, refused = await unhurt(await a_player(server), lambda stop: repeated(stop, retell))
+    # The bystander may be done first (each `narrate` gives the loop back between its pieces): the teller goes
+    # on, unwatched, until refused.
+    while not refused and answered < 10:
+        answer = await retell()
+        answered += "result" in answer
+        refused += "error" in answer and answer["error"]["code"] == -32006
     assert answered >= 1 and told[0].count("Foyer") > LONG // 4, "the whole story was told"
     assert refused, f"narrated whole {answered} times and never refused: the work was not charged"
     assert answered <= 2, f"narrated whole {answered} times on one burst: charged as one request each"
