@@ -168,10 +168,11 @@ def _resident() -> int:
     return pages * os.sysconf("SC_PAGE_SIZE")
 
 
-async def _idle_memory(directory: Path, count: int) -> Result:
-    """`count` Lost One instances played a few turns each, loaded and idle: the memory they hold (tracemalloc's
-    count of Python's own allocations, and the resident size), what unloading them gives back, how long that
-    takes, and the first use of one afterwards."""
+async def _idle_memory(directory: Path, count: int, traced_too: bool) -> Result:
+    """`count` Lost One instances played a few turns each, loaded and idle: the memory they hold (the resident
+    size, and with `traced_too` tracemalloc's count of Python's own allocations, whose bookkeeping inflates the
+    resident size and slows everything), what unloading them gives back, how long that takes, and the first use
+    of one afterwards."""
     now = [0.0]
     keeper = Keeper(SqliteStore(directory))
     host = Host(keeper=keeper, clock=lambda: now[0])
@@ -182,7 +183,8 @@ async def _idle_memory(directory: Path, count: int) -> Result:
     await host.command(warmed, "look")
     await keeper.flushed()
     gc.collect()
-    tracemalloc.start()
+    if traced_too:
+        tracemalloc.start()
     traced, resident = tracemalloc.get_traced_memory()[0], _resident()
     made = []
     for index in range(count):
@@ -224,7 +226,15 @@ async def _idle_memory(directory: Path, count: int) -> Result:
 def unloading(settings: Settings) -> Result:
     """`settings.unload_instances` idle Lost One instances: memory held loaded, and given back unloaded."""
     with _directory() as directory:
-        return asyncio.run(_idle_memory(directory, settings.unload_instances))
+        plain = asyncio.run(_idle_memory(directory, settings.unload_instances, traced_too=False))
+    with _directory() as directory:
+        traced = asyncio.run(_idle_memory(directory, settings.unload_instances, traced_too=True))
+    return {
+        **traced,
+        "per_instance_resident_bytes": plain["per_instance_resident_bytes"],
+        "unload_s": plain["unload_s"],
+        "first_use_s": plain["first_use_s"],
+    }
 
 
 def _kibibytes(value: float) -> str:
@@ -243,7 +253,10 @@ def report_unloading(result: Result) -> str:
     ]
     heads = ["idle instances", "each, loaded", "each, resident", "freed each", "left each", "unload all"]
     body = table([*heads, "first use after"], [row])
-    return f"{body}\n(loaded and freed: tracemalloc's count of Python's allocations; resident: the process's RSS)"
+    return (
+        f"{body}\n(loaded, freed, left: tracemalloc's count of Python's allocations; resident: the process's RSS, "
+        "in a run without tracemalloc, as are the times)"
+    )
 
 
 def _free_port() -> int:
