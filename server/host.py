@@ -411,15 +411,11 @@ class Host:
             ):
                 return False
             del self.instances[instance.id]
-            self.dormant[instance.id] = stored.rows[0]
             for session in (*instance.sessions.values(), *instance.away.values()):
                 self.sessions.pop(session.token, None)
                 if session.sequence.recent:
                     self._numbering[session.token] = session.sequence
-            for stored_session in stored.sessions:
-                self.parked[stored_session.token] = instance.id
-            if stored.sessions:
-                self._asleep[instance.id] = list(stored.sessions)
+            self._shelve(stored)
             await self.keeper.unloaded(instance.id)
         return True
 
@@ -506,6 +502,8 @@ class Host:
     def _reseat(self, stored: StoredSession) -> None:
         """A stored session, seated again in its loaded instance (away, if it was detached), or parked."""
         numbering = self._numbering.pop(stored.token, None)
+        if numbering is not None and stored.seq > numbering.reserved():
+            numbering = None  # numbered further since, by another node that held the instance meanwhile
         instance = self.instances.get(stored.instance)
         if instance is None:  # its instance is not loaded: the session is kept in the store for when it is
             self.parked[stored.token] = stored.instance

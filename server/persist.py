@@ -269,11 +269,10 @@ class Keeper:
             await self.changed(instance)
             if kept.snapshotting:  # that write made a snapshot due: it is taken first, and this tried again
                 return None
-        row = await self.store.instance(instance.id)
-        sessions = await self.store.sessions(instance.id)
-        if row is None or (row.turn, row.ended) != (story.turn, story.ended):
+        lobby = await self.lobby_of(instance.id)
+        if [(row.turn, row.ended) for row in lobby.rows] != [(story.turn, story.ended)]:
             return None
-        return Reloaded(rows=[row], sessions=sessions)
+        return lobby
 
     async def unloaded(self, instance_id: str) -> None:
         """An instance left memory: what this keeper remembers of it goes, and its lease is let go of, so it
