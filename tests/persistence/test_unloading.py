@@ -1,6 +1,7 @@
 """Idle instances leave memory: one nobody has used for `unload_after` goes back to being known but not loaded, as
 at start-up (the lobby lists it from its stored row, its tokens resume), and its next use brings it back from the
-store as it was; one in use, or watched through a socket, stays. Without a store nothing leaves memory.
+store as it was; one in use, or watched through a socket, stays; a join that comes while one is being unloaded joins it
+loaded again. Without a store nothing leaves memory.
 
 A real server on a real SQLite file in this process, on a clock the test steps: its own sweep does the unloading
 (it runs every few hundredths of a second here, as `detach_after` is short; the times it judges are the clock's).
@@ -8,6 +9,7 @@ A real server on a real SQLite file in this process, on a clock the test steps: 
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import weakref
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -40,10 +42,10 @@ async def serve(aiohttp_server: Any) -> AsyncIterator[Serve]:
     sessions: list[aiohttp.ClientSession] = []
 
     async def go(**settings: Any) -> tuple[Address, Host]:
-        settings = {"author_token": AUTHOR, "rate": 1e6, "burst": 1e6, "unload_after": UNLOAD, **settings}
         # A short detach_after makes the sweep come every 0.05 s; sessions without a socket are detached at the
         # first step of the clock, as they would be long before an instance is unused for UNLOAD.
-        app = create_app(Config(detach_after=0.2, **settings))
+        defaults = {"author_token": AUTHOR, "rate": 1e6, "burst": 1e6, "unload_after": UNLOAD, "detach_after": 0.2}
+        app = create_app(Config(**{**defaults, **settings}))
         running = await aiohttp_server(app)
         http = aiohttp.ClientSession()
         sessions.append(http)
@@ -130,3 +132,22 @@ async def test_without_a_store_nothing_leaves_memory(serve: Serve) -> None:
     assert await host.unload_idle(UNLOAD) == []
     assert instance in host.instances
     assert (await player.ok("command", text="look"))["turn"] == 1
+
+
+async def test_a_join_that_comes_while_an_instance_is_being_unloaded_joins_it_loaded_again(
+    serve: Serve, tmp_path: Path
+) -> None:
+    clock = StepClock()
+    server, host = await serve(clock=clock, data=tmp_path / "data", detach_after=120.0)  # no sweep meanwhile
+    author = Http(server, AUTHOR)
+    instance = (await author.ok("create", world="cloak", seed=1))["instance"]
+    clock.step(UNLOAD + 1)
+    unloading = asyncio.ensure_future(host.unload_idle(UNLOAD))
+    await asyncio.sleep(0)  # the unloading holds the instance's lock, reading the store
+    assert instance in host.instances and host.instances[instance].lock.locked()
+    joiner = Http(server)
+    joined = await joiner.ok("join", instance=instance, name="late")
+    assert await unloading == [instance], "unloaded first"
+    assert joined["turn"] == 0 and joined["text"]
+    assert (await joiner.ok("command", text="look"))["turn"] == 1, "played in the instance loaded again"
+    assert [p["name"] for p in (await listed(author, instance))["players"]] == ["late"]
