@@ -79,6 +79,7 @@ NUMBERS = {
     "restart_instances": "small instances restarted at once (persistence.instances)",
     "durable_players": "players, one to an instance, in memory and durable (persistence.durable)",
     "durable_seconds": "how long they play, each way",
+    "unload_instances": "idle Lost One instances measured loaded and unloaded (persistence.unloading)",
     "write_seconds": "how long each crowd of instances writes to each store (persistence.commits)",
     "turns": "commands per world of the in-process turn (engine.turn) and of piped play (local.command)",
 }

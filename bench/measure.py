@@ -43,6 +43,8 @@ class Settings:
     """WebSocket players, one to an instance, for commands/s in memory and durable (persistence.durable)."""
     durable_seconds: float = 10.0
     """How long those players play, each way."""
+    unload_instances: int = 200
+    """Idle Lost One instances whose memory is measured, loaded and unloaded (persistence.unloading)."""
     write_seconds: float = 3.0
     """How long each crowd of instances writes to each store (persistence.commits)."""
     turns: int = 1_000

@@ -22,6 +22,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import tracemalloc
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager, contextmanager
@@ -150,6 +151,112 @@ async def _open_timed(directory: Path) -> Result:
     used = time.perf_counter() - started
     await keeper.close()
     return {"open_s": opened, "stored": stored, "first_use_s": used}
+
+
+# -- unloading: the memory an idle instance holds --------------------------------------------------------------
+
+UNLOAD_TURNS = 5
+"""Turns each Lost One instance is played before it goes idle."""
+
+
+def _resident() -> int:
+    """This process's resident memory now, in bytes (Linux; 0 elsewhere)."""
+    try:
+        pages = int(Path("/proc/self/statm").read_text().split()[1])
+    except (OSError, IndexError, ValueError):
+        return 0
+    return pages * os.sysconf("SC_PAGE_SIZE")
+
+
+async def _idle_memory(directory: Path, count: int, traced_too: bool) -> Result:
+    """`count` Lost One instances played a few turns each, loaded and idle: the memory they hold (the resident
+    size, and with `traced_too` tracemalloc's count of Python's own allocations, whose bookkeeping inflates the
+    resident size and slows everything), what unloading them gives back, how long that takes, and the first use
+    of one afterwards."""
+    now = [0.0]
+    keeper = Keeper(SqliteStore(directory))
+    host = Host(keeper=keeper, clock=lambda: now[0])
+    rng = random.Random("idle")
+    # The first instance warms what every later one shares (the world's definition, the English tables).
+    warm = (await host.create(m.CreateParams(world=BIG_WORLD, seed=0), author=True)).instance
+    warmed, _ = await host.join(m.JoinParams(instance=warm, actor="@visitor"), author=False)
+    await host.command(warmed, "look")
+    await keeper.flushed()
+    gc.collect()
+    if traced_too:
+        tracemalloc.start()
+    traced, resident = tracemalloc.get_traced_memory()[0], _resident()
+    made = []
+    for index in range(count):
+        instance = (await host.create(m.CreateParams(world=BIG_WORLD, seed=index + 1), author=True)).instance
+        session, _ = await host.join(m.JoinParams(instance=instance, actor="@visitor"), author=False)
+        for _ in range(UNLOAD_TURNS):
+            await host.command(session, rng.choice(COMMANDS))
+        made.append((instance, session.token))
+    await keeper.flushed()
+    gc.collect()
+    loaded_traced, loaded_resident = tracemalloc.get_traced_memory()[0], _resident()
+    now[0] += 3600.0  # an hour unused
+    started = time.perf_counter()
+    unloaded = await host.unload_idle(600.0)
+    unloading = time.perf_counter() - started
+    gc.collect()
+    after_traced = tracemalloc.get_traced_memory()[0]
+    tracemalloc.stop()
+    instance, token = made[0]
+    started = time.perf_counter()
+    await host.awaken(token)
+    used = time.perf_counter() - started
+    back = host.instances[instance].story.turn
+    await keeper.close()
+    return {
+        "instances": count,
+        "turns": UNLOAD_TURNS,
+        "per_instance_bytes": (loaded_traced - traced) / count,
+        "per_instance_resident_bytes": (loaded_resident - resident) / count,
+        "freed_per_instance_bytes": (loaded_traced - after_traced) / count,
+        "left_per_instance_bytes": (after_traced - traced) / count,
+        "unloaded": len(set(unloaded) & {instance for instance, _ in made}),  # the warming one is unloaded too
+        "unload_s": unloading,
+        "first_use_s": used,
+        "turn_back": back,
+    }
+
+
+def unloading(settings: Settings) -> Result:
+    """`settings.unload_instances` idle Lost One instances: memory held loaded, and given back unloaded."""
+    with _directory() as directory:
+        plain = asyncio.run(_idle_memory(directory, settings.unload_instances, traced_too=False))
+    with _directory() as directory:
+        traced = asyncio.run(_idle_memory(directory, settings.unload_instances, traced_too=True))
+    return {
+        **traced,
+        "per_instance_resident_bytes": plain["per_instance_resident_bytes"],
+        "unload_s": plain["unload_s"],
+        "first_use_s": plain["first_use_s"],
+    }
+
+
+def _kibibytes(value: float) -> str:
+    return f"{value / 2**10:,.0f} KiB"
+
+
+def report_unloading(result: Result) -> str:
+    row = [
+        f"{result['instances']:,} × {BIG_WORLD}, {result['turns']} turns",
+        _kibibytes(result["per_instance_bytes"]),
+        _kibibytes(result["per_instance_resident_bytes"]),
+        _kibibytes(result["freed_per_instance_bytes"]),
+        _kibibytes(result["left_per_instance_bytes"]),
+        duration(result["unload_s"]),
+        duration(result["first_use_s"]),
+    ]
+    heads = ["idle instances", "each, loaded", "each, resident", "freed each", "left each", "unload all"]
+    body = table([*heads, "first use after"], [row])
+    return (
+        f"{body}\n(loaded, freed, left: tracemalloc's count of Python's allocations; resident: the process's RSS, "
+        "in a run without tracemalloc, as are the times)"
+    )
 
 
 def _free_port() -> int:
@@ -597,6 +704,8 @@ BENCHMARKS = (
     Benchmark("instances", "restart time of many small instances", instances, report_instances),
     Benchmark("durable", "commands/s and p50/p99 over WebSocket, in memory against durable writes", durable,
               report_durable),
+    Benchmark("unloading", "memory an idle loaded instance holds, and what unloading it gives back", unloading,
+              report_unloading),
     Benchmark("commits", "changes/s and p99 through the stores themselves, many instances writing at once", commits,
               report_commits),
 )  # fmt: skip

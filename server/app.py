@@ -86,6 +86,13 @@ class Config:
     instance_idle: float = 7 * 24 * 3600.0
     """Seconds an instance nobody plays (no session, seated or away) may go unchanged before it is retired:
     deleted, with its log and saves. Instances an author made are kept."""
+    unload_after: float = 600.0
+    """Seconds a loaded instance may go unused before it leaves memory, with a store to read it back from (a
+    data directory or `store`; without one, memory is the store and nothing is unloaded). Unused: no request
+    from any of its sessions, no change and no session seated for that long, no socket bound to any of its
+    sessions, and every change of it stored. Unloaded, it is known but not loaded, as at start-up: the lobby
+    lists it, its tokens resume, and its next use brings it back from the store as a first use after a
+    restart does."""
     max_saves: int = 20
     """The most saves one instance keeps; a new name beyond is refused (-32006); a name used is overwritten."""
     detach_after: float = 120.0
@@ -276,9 +283,11 @@ def _thaw_retired() -> None:
 
 
 def _sweeping(config: Config) -> Callable[[web.Application], AsyncIterator[None]]:
-    """While serving, now and then detach the sessions that have had no connection for a while, and let go
-    of those long idle."""
-    every = min(60.0, config.detach_after / 4, config.session_idle / 4, config.instance_idle / 4)
+    """While serving, now and then detach the sessions that have had no connection for a while, let go of
+    those long idle, and unload the instances unused for a while."""
+    every = min(
+        60.0, config.detach_after / 4, config.session_idle / 4, config.instance_idle / 4, config.unload_after / 4
+    )
 
     async def expiring(app: web.Application) -> AsyncIterator[None]:
         async def sweep() -> None:
@@ -296,6 +305,10 @@ def _sweeping(config: Config) -> Callable[[web.Application], AsyncIterator[None]
                         log.info("instance %s (%s) retired: nobody played it for a while", instance.id, instance.world)
                     if retired:
                         _thaw_retired()
+                    # Loaded on first use after the heap was frozen, an instance unloaded is within the collector's
+                    # reach: no thaw for it.
+                    for id_ in await host.unload_idle(config.unload_after):
+                        log.info("instance %s unloaded: unused for a while, it is loaded again on its next use", id_)
                 except Exception:  # the next sweep tries again; serving goes on
                     log.exception("sweeping sessions failed")
 

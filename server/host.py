@@ -22,8 +22,8 @@ import bisect
 import logging
 import secrets
 import time
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Generator
+from typing import Any, TypeVar
 
 import msgspec
 
@@ -55,6 +55,8 @@ from server.wire import (
 )
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 SHARED = frozenset({"undo", "restart", "restore"})
 """Directives that change the story for everyone in it, whether called as methods or typed as commands."""
@@ -92,6 +94,9 @@ class Host:
         """The instances in memory, by id."""
         self.dormant: dict[str, StoredInstance] = {}
         """Stored instances not loaded yet, by id: each is brought back on its first use (`loaded`)."""
+        self._numbering: dict[str, Sequence] = {}
+        """The numbering and recent messages of each session of an instance unloaded, by token: handed back when
+        it is loaded again, so a client that resumes gets what it missed, as if it had never left memory."""
         self._loading: dict[str, asyncio.Future[None]] = {}
         """Instances being brought back, by id: calls that come meanwhile wait for the same load."""
         self._making: dict[str, str] = {}
@@ -378,6 +383,42 @@ class Host:
                 await self.keeper.retired(instance)
         return idle_ones
 
+    async def unload_idle(self, after: float) -> list[str]:
+        """Let the loaded instances unused for `after` seconds leave memory (only with a store to read them back
+        from): each is known but not loaded again, as at start-up, listed from its stored row, its sessions'
+        tokens parked, and brought back from the store on its next use. Unused: no request from any of its
+        sessions, no change and no session seated for `after`, no socket bound to any of its sessions, no call
+        on it under way, and every change of it stored (the keeper says). The ids of those unloaded: not the
+        instances, which nothing is to hold on to."""
+        now = self.clock()
+        due = [i.id for i in self.instances.values() if not i.lock.locked() and _unused(i, now, after)]
+        return [id_ for id_ in due if id_ in self.instances and await self._unload(self.instances[id_], after)]
+
+    async def _unload(self, instance: Instance, after: float) -> bool:
+        async with instance.lock:
+            if self.instances.get(instance.id) is not instance:
+                return False
+            try:
+                stored = await self.keeper.unloading(instance)
+            except Exception:  # the store fails: the instance stays, and its next change says so
+                log.exception("instance %s: not unloaded", instance.id)
+                return False
+            # Reading the store gave the loop to others: a call that came for the instance meanwhile keeps it.
+            if (
+                stored is None
+                or self.instances.get(instance.id) is not instance
+                or not _unused(instance, self.clock(), after)
+            ):
+                return False
+            del self.instances[instance.id]
+            for session in (*instance.sessions.values(), *instance.away.values()):
+                self.sessions.pop(session.token, None)
+                if session.sequence.recent:
+                    self._numbering[session.token] = session.sequence
+            self._shelve(stored)
+            await self.keeper.unloaded(instance.id)
+        return True
+
     async def open(self) -> None:
         """Read what the lobby needs of the keeper's instances (their rows, and their sessions' tokens) and load
         none of them: each is brought back on its first use, so a restart takes no longer for more instances."""
@@ -460,6 +501,9 @@ class Host:
 
     def _reseat(self, stored: StoredSession) -> None:
         """A stored session, seated again in its loaded instance (away, if it was detached), or parked."""
+        numbering = self._numbering.pop(stored.token, None)
+        if numbering is not None and stored.seq > numbering.reserved():
+            numbering = None  # numbered further since, by another node that held the instance meanwhile
         instance = self.instances.get(stored.instance)
         if instance is None:  # its instance is not loaded: the session is kept in the store for when it is
             self.parked[stored.token] = stored.instance
@@ -484,7 +528,7 @@ class Host:
             stored.author,
             player,
             detached=stored.detached,
-            sequence=Sequence(last=stored.seq, limit=self.limits.kept),
+            sequence=numbering or Sequence(last=stored.seq, limit=self.limits.kept),
         )
         session.seen = since(self.clock(), stored.seen)
         # A detached session stays away (its actor was let go, as the log says) until it is resumed.
@@ -547,7 +591,16 @@ class Host:
             self.parked[token] = instance.id
 
     async def join(self, params: m.JoinParams, *, author: bool) -> tuple[Session, m.JoinResult]:
-        instance = await self.loaded(params.instance)
+        while True:
+            instance = await self.loaded(params.instance)
+            joined = await self._join(instance, params, author)
+            if joined is not None:
+                return joined
+
+    async def _join(
+        self, instance: Instance, params: m.JoinParams, author: bool
+    ) -> tuple[Session, m.JoinResult] | None:
+        """Join `instance`; None if it was unloaded while this call waited for it (it is loaded again then)."""
         story = instance.story
         actor = params.actor or story.definition.player
         if actor not in story.simulation.concepts:
@@ -556,6 +609,8 @@ class Host:
             raise RpcError(Code.UNAVAILABLE, f"{actor} is not playable in {instance.world}", {"field": "actor"})
         library = await reading_spins(params.spin, author)
         async with instance.lock:
+            if self.instances.get(instance.id) is not instance:
+                return None
             holder = instance.player_of(actor)
             if holder is not None:
                 raise RpcError(Code.UNAVAILABLE, f"{actor} is already played by {holder.name}", {"field": "actor"})
@@ -738,7 +793,11 @@ class Host:
                 spin = player.spin if asked is None else spun_argument(player.spin, asked, player.story, library)
                 if params.window is not None:
                     spin = msgspec.structs.replace(spin, window=params.window)
-                telling = player.recount(spin) if spin.window == "all" else _retold(player, spin)
+                steps = player.recounting(spin)
+            # Told in pieces, the loop given back between them: a story thousands of turns long takes a large
+            # part of a second to tell, and other instances' players are answered meanwhile; the lock keeps this
+            # story still, and this instance's calls in their order.
+            telling = await _in_pieces(steps, "spin")
             return self._reply(instance, telling)
 
     async def spin(self, session: Session, params: m.SpinParams) -> m.SpinResult:
@@ -831,14 +890,7 @@ class Host:
                     steps = story.trying_commands(session.actor)
                 # Tried in pieces, the loop given back between them: other instances' players are answered
                 # meanwhile, while the lock keeps this story still.
-                while True:
-                    with engine_errors():
-                        try:
-                            next(steps)
-                        except StopIteration as done:
-                            commands = done.value
-                            break
-                    await asyncio.sleep(0)
+                commands = await _in_pieces(steps)
         return m.ActionsResult(commands=commands)
 
     async def state(self, session: Session) -> m.StateResult:
@@ -952,9 +1004,16 @@ def _told_by(story: Story, actor: str, author: bool) -> Spin:
     )
 
 
-def _retold(player: Player, spin: Spin) -> Telling:
-    player.check_focalizer(spin)
-    return player.story.tell(spin)
+async def _in_pieces(steps: Generator[None, None, T], field: str | None = None) -> T:
+    """Engine work in pieces (a generator that pauses between them) run to its end, the event loop given back
+    after each piece; each piece's errors are the protocol's (`field` at fault) and its time is charged."""
+    while True:
+        with engine_errors(field):
+            try:
+                next(steps)
+            except StopIteration as done:
+                return done.value  # type: ignore[no-any-return]
+        await asyncio.sleep(0)
 
 
 def _moves(story: Story, actor: str) -> int:
@@ -977,6 +1036,16 @@ def _copied(story: Story) -> Story:
     copy.apply(tuple(story.log))
     copy.saves = dict(story.saves)
     return copy
+
+
+def _unused(instance: Instance, now: float, after: float) -> bool:
+    """Whether nobody has used `instance` for `after` seconds: no change, no session seated and no request from
+    any of its sessions; none of them with a socket bound (a watched story stays), none of them mid-call, and
+    no message of theirs holding its turns."""
+    sessions = (*instance.sessions.values(), *instance.away.values())
+    if instance.turns.locked() or any(s.listeners or s.lock.locked() for s in sessions):
+        return False
+    return now - max((instance.active, *(s.seen for s in sessions))) > after
 
 
 def _where(story: Story) -> tuple[int, int]:

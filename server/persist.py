@@ -24,8 +24,10 @@ state hash stored with it, or it is not loaded either (and says why). Each is cl
 server/stores/leases.py): one whose lease another server holds is left out of service here, to be tried again by
 the host's sweep (`writable` claims it), so an instance is only ever written by one server. The keeper hands
 back what it read (the stories, the instances it could not bring back, the stored sessions) as plain values: the
-host seats them, and owns which instances are out of service. A server without a data directory has a
-`Forgetful` keeper, which keeps nothing.
+host seats them, and owns which instances are out of service. An instance unused for a while leaves memory
+(`unloading`: its sessions' last-seen times written, its row and sessions read back for the lobby; `unloaded`:
+what the keeper remembered of it forgotten, its lease let go of), to be brought back as on a first use. A
+server without a data directory has a `Forgetful` keeper, which keeps nothing (and unloads nothing).
 """
 
 from __future__ import annotations
@@ -122,6 +124,10 @@ class Keeps(Protocol):
 
     async def writable(self, probe: str) -> bool: ...
 
+    async def unloading(self, instance: Instance) -> Reloaded | None: ...
+
+    async def unloaded(self, instance_id: str) -> None: ...
+
 
 class Forgetful:
     """A keeper that keeps nothing: a server without a data directory holds its instances in memory only."""
@@ -146,6 +152,12 @@ class Forgetful:
 
     async def writable(self, probe: str) -> bool:
         return True
+
+    async def unloading(self, instance: Instance) -> Reloaded | None:
+        return None  # memory is the only store: an instance let go of would be gone
+
+    async def unloaded(self, instance_id: str) -> None:
+        pass
 
 
 class Keeper:
@@ -242,6 +254,35 @@ class Keeper:
             log.exception("instance %s: snapshot not taken", instance.id)
         finally:
             kept.snapshotting = False
+
+    async def unloading(self, instance: Instance) -> Reloaded | None:
+        """What the lobby needs of an instance about to leave memory, as stored (its row and its sessions, the
+        times they were last seen written first), or None if not all of it is stored yet (a change or a
+        snapshot under way): then it stays. The caller holds the instance's lock."""
+        kept = self.kept.get(instance.id)
+        story = instance.story
+        if kept is None or kept.snapshotting or story.log_kept != len(story.log):
+            return None
+        if instance.sessions or instance.away:
+            # A session's last-seen time moves on every request, but is written only with a change: a player who
+            # only read for a while would come back seen earlier than it was, and detached or expired too soon.
+            await self.changed(instance)
+            if kept.snapshotting:  # that write made a snapshot due: it is taken first, and this tried again
+                return None
+        lobby = await self.lobby_of(instance.id)
+        if [(row.turn, row.ended) for row in lobby.rows] != [(story.turn, story.ended)]:
+            return None
+        return lobby
+
+    async def unloaded(self, instance_id: str) -> None:
+        """An instance left memory: what this keeper remembers of it goes, and its lease is let go of, so it
+        is claimed again (by whichever server uses it next) as on a first use after a restart."""
+        self.kept.pop(instance_id, None)
+        self.restored.pop(instance_id, None)
+        try:
+            await self.store.release(instance_id)
+        except Exception as error:  # it expires by itself: the next server to use the instance waits that long
+            log.warning("instance %s: its lease was not let go of (%s)", instance_id, error)
 
     async def flushed(self) -> None:
         """Wait for the snapshots being taken to be stored."""

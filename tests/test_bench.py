@@ -147,6 +147,7 @@ def test_names_pick_modules_or_single_benchmarks():
         "persistence.restart",
         "persistence.instances",
         "persistence.durable",
+        "persistence.unloading",
         "persistence.commits",
         "engine.turn",
         "engine.collection",
@@ -220,6 +221,16 @@ def test_persistence_benchmarks_restart_what_they_built_and_compare_durable_writ
         assert durable[mode]["one"]["commands"] == 10 and durable[mode]["several"]["commands"] > 0
     assert _positive(durable["durable_one_ratio"]["per_second"]) and durable["store_bytes"] > 0
     assert "durable / memory" in persistence.report_durable(durable)
+
+
+def test_the_unloading_benchmark_measures_idle_instances_and_gives_their_memory_back():
+    from bench import persistence
+
+    found = persistence.unloading(Settings(unload_instances=3))
+    assert found["instances"] == found["unloaded"] == 3
+    assert _positive(found["per_instance_bytes"]) and found["freed_per_instance_bytes"] > 0
+    assert found["turn_back"] == persistence.UNLOAD_TURNS, "the first one brought back where it was"
+    assert "first use after" in persistence.report_unloading(found)
 
 
 def test_the_stores_benchmark_measures_each_store_at_each_crowd():

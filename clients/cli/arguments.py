@@ -26,6 +26,7 @@ SERVE_LIMITS: tuple[tuple[str, type, str], ...] = (
     ("max_instances", int, "the most instances the server holds (default 1000)"),
     ("instances_per_address", int, "the most live instances one address may have made (default 20)"),
     ("instance_idle", float, "seconds an instance nobody plays may go unchanged before it is retired (default 604800)"),
+    ("unload_after", float, "seconds a loaded instance may go unused before it leaves memory (default 600)"),
     ("max_saves", int, "the most saves one instance keeps (default 20)"),
     ("detach_after", float, "seconds a session may go with no connection before it is detached (default 120)"),
     ("resume_buffer", int, "messages kept for each session, sent again when it resumes after a drop (default 100)"),

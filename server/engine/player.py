@@ -25,7 +25,7 @@ from server.engine.directives import AGAIN, AGAIN_USAGE, Directives, normalize, 
 from server.engine.english.text import capitalize_first, sentence
 from server.engine.english.words import direction_name
 from server.engine.errors import EngineError, Forbidden, SpinError, StoryEnded, UnknownName
-from server.engine.narrator import Block, Discourse, Telling
+from server.engine.narrator import Block, Discourse, Steps, Telling
 from server.engine.spin import SpinFile, SpinLibrary, spun
 from server.engine.story import Story, Turn
 from server.engine.trees import listing
@@ -110,6 +110,12 @@ class Player:
         spin = spin or self.spin
         self.check_focalizer(spin)
         return self.story.tell(spin)
+
+    def recounting(self, spin: Spin | None = None) -> Steps[Telling]:
+        """`recount` in pieces, pausing between them (narrator/pieces.py); the spin is checked at once."""
+        spin = spin or self.spin
+        self.check_focalizer(spin)
+        return self.story.telling(spin)
 
     @property
     def may_choose_any_actor(self) -> bool:

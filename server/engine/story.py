@@ -24,7 +24,7 @@ from server.engine.actions import verbs
 from server.engine.actions.action import Event
 from server.engine.english import join_list
 from server.engine.errors import EngineError, StoryEnded, UnknownName
-from server.engine.narrator import Discourse, Telling, Trace, tell
+from server.engine.narrator import Discourse, Steps, Telling, Trace, tell, telling
 from server.engine.parser.grammar import GRAMMAR
 from server.engine.parser.recognize import Clarify, Memory, NotUnderstood, Recognizer
 from server.engine.parser.suggest import possible_commands, trying
@@ -375,6 +375,14 @@ class Story:
             discourse=discourse,
             trace=trace,
         )
+
+    def telling(self, spin: Spin | None = None) -> Steps[Telling]:
+        """`tell` in pieces, pausing between them (narrator/pieces.py); the spin is checked before the first.
+        The story must not change until it is done (the caller holds it still)."""
+        spin = spin or self.spin
+        self.check_spin(spin)
+        focalizer = self.focalizer(spin)
+        return telling(self.simulation, spin, focalizer=focalizer, seed=self.seed, turn=self.turn)
 
     def world_tree(self) -> Node:
         return world_tree(self.simulation.world)

@@ -90,6 +90,18 @@ class Bystander:
         self.after = await self._median()
         return outcome
 
+    async def alongside(self, work: Awaitable[Any]) -> tuple[Any, list[float]]:
+        """Time calls one after another for as long as `work` (one costly call, say) is under way: its outcome,
+        and the times of the calls made meanwhile (the last of them may end after it). Call `measure_normal`
+        first."""
+        assert self.normal is not None, "measure the normal first"
+        running = asyncio.ensure_future(work)
+        timed: list[float] = []
+        await asyncio.sleep(0)  # the work is under way before the first call is timed
+        while not running.done():
+            timed.append(await self._timed())
+        return await running, timed
+
     @property
     def allowed(self) -> float:
         assert self.normal is not None

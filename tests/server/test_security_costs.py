@@ -5,13 +5,17 @@ from __future__ import annotations
 
 import asyncio
 import json
+import statistics
+import time
 from typing import Any
 
+import msgspec
 import pytest
 
+from server.app import HOST
 from tests.helpers import StepClock
 from tests.server.conftest import AUTHOR, Server, Start
-from tests.server.latency import a_player, unhurt
+from tests.server.latency import Bystander, a_player, percentile, unhurt
 from tests.wire import Http
 
 pytestmark = pytest.mark.asyncio
@@ -84,9 +88,44 @@ async def test_a_long_story_narrated_whole_holds_no_other_instance_up(start: Sta
         return answer
 
     answered, refused = await unhurt(await a_player(server), lambda stop: repeated(stop, retell))
+    # The bystander may be done first (each `narrate` gives the loop back between its pieces): the teller goes
+    # on, unwatched, until refused.
+    while not refused and answered < 10:
+        answer = await retell()
+        answered += "result" in answer
+        refused += "error" in answer and answer["error"]["code"] == -32006
     assert answered >= 1 and told[0].count("Foyer") > LONG // 4, "the whole story was told"
     assert refused, f"narrated whole {answered} times and never refused: the work was not charged"
     assert answered <= 2, f"narrated whole {answered} times on one burst: charged as one request each"
+
+
+async def test_a_long_story_is_told_in_pieces_with_other_instances_answered_between_them(start: Start) -> None:
+    """One `narrate` of a story thousands of turns long takes longer to tell than a bystander may wait; told in
+    pieces, the loop given back between them, the bystander's calls meanwhile (in an instance of its own) are
+    each answered within what it may wait, and the telling is the same as told at once."""
+    clock = StepClock()
+    server = await start(clock=clock, rate=1e6, burst=1e6)  # the bystander calls as often as it is answered
+    teller = await told_at_length(server, clock)
+    bystander = Bystander(await a_player(server))
+    await bystander.measure_normal()
+    started = time.perf_counter()
+    answer, meanwhile = await bystander.alongside(teller.call("narrate", window="all"))
+    took = time.perf_counter() - started
+    told = answer["result"]["text"]
+    assert told.count("Foyer") > LONG // 4, "the whole story was told"
+    allowed = bystander.allowed
+    told_in = f"in the {took * 1000:.0f} ms of the telling (normal {(bystander.normal or 0) * 1000:.1f} ms, allowed "
+    told_in += f"{allowed * 1000:.0f} ms): {sorted(round(wait * 1000) for wait in meanwhile)[-5:]} ms the slowest"
+    assert took > 2 * allowed, f"told in {took:.3f} s: too quick to show anything"
+    # Told at once, the loop held throughout, a call or two are answered, one of them after the whole telling.
+    assert len(meanwhile) >= took / allowed, f"only {len(meanwhile)} calls answered {told_in}"
+    assert max(meanwhile) < took / 2, f"a call waited through the telling {told_in}"
+    # As every attack test judges a bystander (tests/server/latency.py): a collection of the whole heap, which
+    # the telling's garbage may set off, can hold up a call, not most of them.
+    median, p90 = statistics.median(meanwhile), percentile(meanwhile, 0.9)
+    assert median <= allowed and p90 <= allowed, f"median {median * 1000:.0f} ms, p90 {p90 * 1000:.0f} ms {told_in}"
+    story = server.app[HOST].sessions[teller.token].player.story
+    assert told == story.tell(msgspec.structs.replace(story.spin, window="all")).text, "as if told at once"
 
 
 async def test_cheap_calls_are_charged_as_the_requests_they_are(start: Start) -> None:

@@ -34,10 +34,11 @@ from server.engine.narrator import (
     timewords,
 )
 from server.engine.narrator.draft import Block, Discourse, Draft, Record
+from server.engine.narrator.pieces import Steps, drained
 from server.engine.narrator.reference import NAME_SPACE
 from server.engine.narrator.templates import parse
 
-__all__ = ["STAGES", "Block", "Discourse", "Draft", "Record", "Telling", "Trace", "render", "tell"]
+__all__ = ["STAGES", "Block", "Discourse", "Draft", "Record", "Steps", "Telling", "Trace", "render", "tell", "telling"]
 from protocol.spin import Spin
 
 Stage = Callable[[Draft], Draft]
@@ -58,6 +59,17 @@ STAGES: tuple[tuple[str, Stage], ...] = (
 )
 
 Trace = Callable[[str, Draft], None]
+
+IN_PIECES: dict[Stage, Callable[[Draft], Steps[Draft]]] = {
+    select.run: select.steps,
+    tense.run: tense.steps,
+    compose.run: compose.steps,
+    realize.run: realize.steps,
+    paragraphs.run: paragraphs.steps,
+    present.run: present.steps,
+}
+"""The stages whose work grows with the events told, each also in pieces (narrator/pieces.py); the others are
+each one piece."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,6 +92,21 @@ def tell(
     trace: Trace | None = None,
 ) -> Telling:
     """Tell what `focalizer` perceived of `record` under `spin`; `trace` sees the draft after each stage."""
+    return drained(telling(record, spin, focalizer=focalizer, seed=seed, turn=turn, discourse=discourse, trace=trace))
+
+
+def telling(
+    record: Record,
+    spin: Spin,
+    *,
+    focalizer: str,
+    seed: int,
+    turn: int,
+    discourse: Discourse | None = None,
+    trace: Trace | None = None,
+) -> Steps[Telling]:
+    """`tell` in pieces: it pauses (yields) after each stage and within the long ones, every PIECE events, and
+    returns the same telling. The record must not change between pieces (the caller holds the story still)."""
     draft = Draft(
         record=record,
         spin=spin,
@@ -89,9 +116,11 @@ def tell(
         discourse=discourse or Discourse(),
     )
     for name, stage in STAGES:
-        draft = stage(draft)
+        pieces = IN_PIECES.get(stage)
+        draft = stage(draft) if pieces is None else (yield from pieces(draft))
         if trace is not None:
             trace(name, draft)
+        yield
     return Telling(draft.blocks, present.plain_text(draft.blocks), draft.discourse)
 
 

@@ -9,6 +9,7 @@ from server.engine.copying import replace
 from server.engine.english import times
 from server.engine.english.words import direction_name, list_separators, whereabouts
 from server.engine.narrator.draft import Draft, Told
+from server.engine.narrator.pieces import Steps, drained, mapped
 from server.engine.narrator.reference import protect
 from server.engine.narrator.select import root_cause
 from server.engine.narrator.templates import Ref, State, Text, Token, infinitive, parse
@@ -22,7 +23,13 @@ TOO_DARK = "it [be/v] too dark to see"
 
 
 def run(draft: Draft) -> Draft:
-    return replace(draft, told=tuple(_compose(item, draft) for item in draft.told))
+    return drained(steps(draft))
+
+
+def steps(draft: Draft) -> Steps[Draft]:
+    """`run` in pieces (narrator/pieces.py)."""
+    told = yield from mapped(draft.told, lambda item: _compose(item, draft))
+    return replace(draft, told=told)
 
 
 def _compose(item: Told, draft: Draft) -> Told:

@@ -6,9 +6,15 @@ from __future__ import annotations
 from server.engine.copying import replace
 from server.engine.english import sentence
 from server.engine.narrator.draft import Draft, Paragraph
+from server.engine.narrator.pieces import PIECE, Steps, drained
 
 
 def run(draft: Draft) -> Draft:
+    return drained(steps(draft))
+
+
+def steps(draft: Draft) -> Steps[Draft]:
+    """`run` in pieces (narrator/pieces.py)."""
     paragraphs: list[Paragraph] = []
     sentences: list[str] = []
     first = -1
@@ -19,7 +25,9 @@ def run(draft: Draft) -> Draft:
             paragraphs.append(Paragraph("paragraph", tuple(sentences), first))
             sentences.clear()
 
-    for item in draft.told:
+    for index, item in enumerate(draft.told, 1):
+        if index % PIECE == 0:
+            yield
         if item.heading or item.segment != segment:
             close()
             segment = item.segment

@@ -23,6 +23,7 @@ from server.engine.english.words import (
 )
 from server.engine.errors import TemplateError
 from server.engine.narrator.draft import Discourse, Draft, Told
+from server.engine.narrator.pieces import PIECE, Steps, drained
 from server.engine.narrator.reference import THIRD_SINGULAR, Agreement, Reference, protect
 from server.engine.narrator.templates import Caps, Deictic, FeatureWord, Phrase, Ref, State, Text, Token, Verb
 from server.engine.spin import person
@@ -41,6 +42,11 @@ class Scene:
 
 
 def run(draft: Draft) -> Draft:
+    return drained(steps(draft))
+
+
+def steps(draft: Draft) -> Steps[Draft]:
+    """`run` in pieces (narrator/pieces.py): the events are realized in order, one reference carried through."""
     reference = reference_for(draft)
     told: list[Told] = []
     previous_segment = None
@@ -51,6 +57,8 @@ def run(draft: Draft) -> Draft:
         scene = scene_for(draft, item)
         sentences = tuple(realize(tokens, scene, reference) for tokens in item.templates)
         told.append(replace(item, sentences=sentences))
+        if len(told) % PIECE == 0:
+            yield
     # Unchanged, the discourse is the one told from: each player's undo history keeps one a turn, so equal
     # copies of a growing set were most of what a turn of history kept.
     unchanged = reference.mentioned == draft.discourse.mentioned

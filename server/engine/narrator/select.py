@@ -9,9 +9,15 @@ from protocol.spin import Spin
 from server.engine.actions.action import NEVER_TOLD, Event
 from server.engine.copying import replace
 from server.engine.narrator.draft import Draft, Told
+from server.engine.narrator.pieces import PIECE, Steps, drained
 
 
 def run(draft: Draft) -> Draft:
+    return drained(steps(draft))
+
+
+def steps(draft: Draft) -> Steps[Draft]:
+    """`run` in pieces (narrator/pieces.py)."""
     spin = draft.spin
     events = draft.record.events
     first_turn = _first_turn(spin, draft.turn)
@@ -22,12 +28,14 @@ def run(draft: Draft) -> Draft:
     # turn costs the same on turn 10,000 as on turn 10.
     start = bisect_left(perceived, first_turn, key=lambda number: events[number].turn)
     answering = _answering(events, spin.commanded, perceived[start:])
-    told = tuple(
-        Told(event=event)
-        for event in (events[number] for number in perceived[start:])
-        if event.id not in elided and _salient(event, threshold, event.id in answering)
-    )
-    return replace(draft, told=told)
+    told: list[Told] = []
+    for seen, number in enumerate(perceived[start:], 1):
+        event = events[number]
+        if event.id not in elided and _salient(event, threshold, event.id in answering):
+            told.append(Told(event=event))
+        if seen % PIECE == 0:
+            yield
+    return replace(draft, told=tuple(told))
 
 
 def _salient(event: Event, threshold: float, answers: bool) -> bool:

@@ -18,10 +18,17 @@ from protocol.spin import Spin
 from server.engine.copying import replace
 from server.engine.english import Tense, VerbForm
 from server.engine.narrator.draft import Draft, Told
+from server.engine.narrator.pieces import Steps, drained, mapped
 
 
 def run(draft: Draft) -> Draft:
-    return replace(draft, told=tuple(_with_form(item, draft.spin) for item in draft.told))
+    return drained(steps(draft))
+
+
+def steps(draft: Draft) -> Steps[Draft]:
+    """`run` in pieces (narrator/pieces.py)."""
+    told = yield from mapped(draft.told, lambda item: _with_form(item, draft.spin))
+    return replace(draft, told=told)
 
 
 def speech_tense(spin: Spin, event_number: int) -> Tense:
