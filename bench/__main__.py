@@ -15,7 +15,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from bench import bots, dispatch, engine, local, persistence, play, server, telling, workers
+from bench import bots, cluster, dispatch, engine, goals, local, persistence, play, server, telling, workers
 from bench.measure import Benchmark, Result, Settings, duration
 
 MODULES = {
@@ -28,6 +28,8 @@ MODULES = {
     "bots": bots.BENCHMARKS,
     "workers": workers.BENCHMARKS,
     "local": local.BENCHMARKS,
+    "cluster": cluster.BENCHMARKS,
+    "goals": goals.BENCHMARKS,
 }
 
 

@@ -51,13 +51,14 @@ def _wait_for(base: str, deadline: float = 90.0) -> None:
 
 
 @contextmanager
-def serving(workers: int) -> Iterator[tuple[str, int]]:
-    """`curveship serve --workers N` on a free port, the rate lifted: (base URL, the starting process's pid)."""
+def serving(workers: int, *extra: str) -> Iterator[tuple[str, int]]:
+    """`curveship serve --workers N` on a free port, the rate lifted (and `extra` settings): (base URL, the
+    starting process's pid)."""
     port = _free_port()
     command = [sys.executable, "-m", "clients.cli.main", "serve", "--port", str(port), "--workers", str(workers)]
     env = {**os.environ, "CURVESHIP_AUTHOR_TOKEN": AUTHOR}
     process = subprocess.Popen(
-        [*command, *LIFTED], env=env, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        [*command, *LIFTED, *extra], env=env, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
     )
     base = f"http://127.0.0.1:{port}"
     try:
@@ -145,6 +146,50 @@ def report_capacity(result: Result) -> str:
     ratio = rows[-1]["report"]["commands_per_second"] / max(rows[0]["report"]["commands_per_second"], 1e-9)
     heading = ["workers", "commands", "commands/s", "p50", "p99", "server CPU", "CPU a command", "errors"]
     return table(heading, lines) + f"\n2 workers / 1: {ratio:.2f}×"
+
+
+# -- latency under a steady load --------------------------------------------------------------------------
+
+STEADY_PLAYERS = 100
+STEADY_INSTANCES = 20
+STEADY_RATE = 1_000.0
+"""The steady load of issue 12's latency goal: 100 players over 20 instances, 1,000 commands/s offered in all."""
+
+
+def steady(settings: Settings) -> Result:
+    """The load generator pacing 100 players over 20 Lost One instances at 1,000 commands/s in all (each player
+    at its own fixed pace, whether or not the last was answered) against --workers 2: how many were served,
+    and p50/p99 (a closed loop cannot show latency: its mean is players / throughput)."""
+    # The players all come from this machine's one address: its allowance of sockets is lifted for them.
+    with serving(2, "--sockets-per-address", "1000", "--connections-per-address", "1000") as (base, pid):
+        before = _cpu_seconds(pid)
+        load = subprocess.run(
+            [
+                sys.executable, "-m", "clients.bots.load", "--url", base, "--players", str(STEADY_PLAYERS),
+                "--instances", str(STEADY_INSTANCES), "--world", "lost_one", "--mode", "paced",
+                "--rate", str(STEADY_RATE), "--seconds", str(settings.seconds), "--author-token", AUTHOR, "--quiet",
+            ],
+            cwd=ROOT, capture_output=True, text=True, check=True,
+        )  # fmt: skip
+        cpu = _cpu_seconds(pid) - before
+    report = json.loads(load.stdout)
+    return {"report": report, "server_cpu_s": cpu, "offered": STEADY_RATE * report["seconds"]}
+
+
+def report_steady(result: Result) -> str:
+    report = result["report"]
+    latency = report["latency_ms"]
+    row = [
+        f"{result['offered']:,.0f}",
+        f"{report['commands']:,}",
+        f"{report['commands_per_second']:,.0f}",
+        f"{latency['p50']:.1f} ms",
+        f"{latency['p99']:.1f} ms",
+        f"{result['server_cpu_s'] / report['seconds']:.0%}",
+        str(sum(report["errors"].values())),
+    ]
+    heading = ["offered", "served", "commands/s", "p50", "p99", "server CPU", "errors"]
+    return table(heading, [row]) + "\ntarget: every command served, p99 < 20 ms"
 
 
 # -- an innocent player beside an actions call -----------------------------------------------------------
@@ -241,6 +286,8 @@ def report_stall(result: Result) -> str:
 BENCHMARKS = (
     Benchmark("capacity", "commands/s and p50/p99 of the closed-loop crowd against --workers 1 and 2", capacity,
               report_capacity),
+    Benchmark("steady", "100 players over 20 instances paced at 1,000 commands/s against --workers 2: p50/p99",
+              steady, report_steady),
     Benchmark("stall", "an innocent player's latency beside an actions call on another instance", stall, report_stall),
 )  # fmt: skip
 

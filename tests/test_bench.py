@@ -156,9 +156,13 @@ def test_names_pick_modules_or_single_benchmarks():
         "bots.env",
         "bots.fork",
         "workers.capacity",
+        "workers.steady",
         "workers.stall",
         "local.command",
         "local.startup",
+        "cluster.forwarding",
+        "cluster.takeover",
+        "goals.all",
     ]
     assert list(cli.chosen(["telling"])) == ["telling.scaling", "telling.robbery"]
     assert list(cli.chosen(["robbery"])) == ["telling.robbery"]
@@ -313,6 +317,27 @@ def test_workers_benchmarks_load_one_and_two_workers_and_time_an_innocent_player
     for run in stalled["runs"].values():
         assert run["alone"]["count"] > 0 and run["beside"]["count"] > 0 and run["actions"]["count"] > 0
     assert "beside actions" in workers.report_stall(stalled)
+
+
+def test_the_cluster_benchmarks_forward_over_nats_and_time_a_takeover():
+    from bench import cluster
+
+    # PostgreSQL and NATS run on this machine (and in CI): a benchmark that found neither would say "skipped".
+    forwarded = cluster.forwarding(Settings(requests=50))
+    assert "skipped" not in forwarded, forwarded
+    assert all(run["count"] == 50 and _positive(run["cpu_s"]) for run in forwarded["runs"].values())
+    assert "forwarded / on the holder" in cluster.report_forwarding(forwarded)
+    taken = cluster.takeover(Settings())
+    assert taken["turn_kept"] and taken["socket_closed_s"] < taken["resumed_s"], taken
+    assert "resumed on another node" in cluster.report_takeover(taken)
+
+
+def test_the_steady_load_benchmark_paces_the_crowd_and_reports_its_percentiles():
+    from bench import workers
+
+    steady = workers.steady(Settings(seconds=1.0))
+    assert steady["report"]["commands"] > 0 and not steady["report"]["errors"], steady
+    assert "p99 < 20 ms" in workers.report_steady(steady)
 
 
 def test_local_benchmarks_play_piped_and_at_a_terminal_and_see_the_imports():
