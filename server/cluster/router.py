@@ -353,6 +353,11 @@ class Router:
         for info in (info for page in pages for info in page.instances):
             if info.instance not in best or len(info.players) > len(best[info.instance].players):
                 best[info.instance] = info
+        if isinstance(self.placement, Leased):
+            # An instance no node holds now (its holder died, or let it go) is listed from its stored row.
+            for row in await self.placement.store.instances():
+                if row.id not in best and (params.after is None or row.id > params.after):
+                    best[row.id] = m.InstanceInfo(row.id, row.world, row.turn, row.ended, players=[])
         every = sorted(best.values(), key=lambda info: info.instance)
         shown = every[: params.limit]
         more = len(every) > params.limit or any(page.next is not None for page in pages)

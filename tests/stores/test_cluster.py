@@ -171,6 +171,11 @@ async def test_a_killed_holder_is_taken_over_and_its_players_resume_with_nothing
     assert closed.type == aiohttp.WSMsgType.CLOSE and closed.data == GONE, closed
     await _until_closed(robber)
 
+    # Held by nobody now, it is still in the lobby, from its stored row, on either node left.
+    for node in (b, c):
+        listed = {i["instance"]: i for i in (await Http(node.address()).ok("instances"))["instances"]}
+        assert listed[instance]["world"] == "bank" and listed[instance]["turn"] >= len(acknowledged)
+
     last_robber = acknowledged[-1]
     again, resumed, back = await _resumed([c, b], robbing["token"], last_robber["seq"])
     assert back - killed < TAKEOVER
