@@ -52,6 +52,10 @@ SILENT = 3.0
 CONNECT_WAIT = 5
 """Seconds to reach the NATS server at start."""
 
+ANSWER_WAIT = 60.0
+"""Seconds a forwarded call waits for its answer from a node still heard from: NATS carries a message at most
+once, so one lost in flight (the NATS server restarting) would otherwise hold up its socket for good."""
+
 
 class _Sent(msgspec.Struct):
     sender: str
@@ -235,7 +239,11 @@ class NatsBus(Bus):
         waiting: asyncio.Future[msgspec.Struct] = asyncio.get_running_loop().create_future()
         self._waiting[frame.id] = (node, waiting)
         self._send(node, frame)
-        return await waiting
+        try:
+            return await asyncio.wait_for(waiting, ANSWER_WAIT)
+        except TimeoutError:
+            self._waiting.pop(frame.id, None)
+            raise Unreachable(f"node {node} did not answer in {ANSWER_WAIT:.0f} s", node, sent=True) from None
 
     async def call(self, worker: str, call: Call) -> Answer:
         call.id = next(self._ids)
