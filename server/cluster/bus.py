@@ -218,6 +218,7 @@ class UnixBus(Bus):
         self._ids = itertools.count(1)
         self._tasks: set[asyncio.Task[None]] = set()
         self._notice: Callable[[int, bytes], None] = lambda socket, body: None
+        self._lost: Callable[[str], None] = lambda worker: None
 
     def path(self, worker: str) -> Path:
         return self.directory / f"{worker}.sock"
@@ -226,9 +227,8 @@ class UnixBus(Bus):
         return [worker for worker in self.workers if worker != self.me]
 
     async def start(self, owner: Owner, notice: Callable[[int, bytes], None]) -> None:
-        # A worker whose link breaks has died, and the whole server stops for it (server/cluster/workers.py):
-        # nothing is moved elsewhere, so `owner.lost` is never called here.
         self._notice = notice
+        self._lost = owner.lost
 
         async def serve(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
             peer = _Incoming(writer)
@@ -305,6 +305,8 @@ class UnixBus(Bus):
             link.waiting.clear()
             if self._links.get(worker) is link:
                 del self._links[worker]
+                # It died (its starter starts it again): what was bound to it is bound nowhere now.
+                self._lost(worker)
 
     async def _ask(self, worker: str, frame: Call | Knows | Page) -> msgspec.Struct:
         link = await self._link(worker)

@@ -5,7 +5,7 @@ the same port with SO_REUSEPORT (the kernel shares the connections out among the
 over Unix-domain sockets in a directory made for this server alone (server/cluster/bus.py). With a data
 directory the starting process takes the store's locks and the workers inherit them (the same locks): a
 second server on the directory is refused as before, and the workers of this one share it, each writing
-only the instances it holds. A worker that dies stops the whole server (it says which and how).
+only the instances it holds. A worker that dies is started again (one that cannot start stops the server).
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ import socket
 import subprocess
 import sys
 import tempfile
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
@@ -103,10 +103,14 @@ def _config(settings: dict[str, Any]) -> Config:
 class Workers:
     """The running workers, as their starter sees them."""
 
-    def __init__(self) -> None:
+    def __init__(self, spawn: Callable[[int], tuple[subprocess.Popen[bytes], int]]) -> None:
+        self.spawn = spawn
+        """Start worker `index`: its process, and the pipe it says it is ready on."""
         self.processes: list[subprocess.Popen[bytes]] = []
+        self.restarted: list[str] = []
+        """What became of each worker that died and was started again, in order."""
         self.failed: str | None = None
-        """Why the server stopped by itself (a worker died), or None."""
+        """Why the server stopped by itself (a worker died and could not be started again), or None."""
 
 
 @contextlib.asynccontextmanager
@@ -114,13 +118,26 @@ async def serving(
     config: Config, host: str, port: int, workers: int, stop: asyncio.Event
 ) -> AsyncIterator[tuple[str, Workers]]:
     """Start `workers` workers serving `config` on host:port (0: a free port) and yield (the URL, them) once
-    every one listens; `stop` is set if one dies. They are stopped (SIGTERM, then waited for) when the block
-    ends. A data directory already in use raises StoreError before any starts."""
+    every one listens. One that dies is started again; `stop` is set if it cannot be. They are stopped
+    (SIGTERM, then waited for) when the block ends. A data directory already in use raises StoreError before
+    any starts."""
     # SQLite's locks, for the workers to inherit; a PostgreSQL store has leases of its own instead.
     locks = SqliteFile.locks_for_workers(config.data) if config.data is not None and not config.store else None
     links = Path(tempfile.mkdtemp(prefix="curveship-workers-"))  # 0700: the links are this user's alone
-    running = Workers()
     held: socket.socket | None = None
+    settings: dict[str, Any] = {}
+
+    def spawn(index: int) -> tuple[subprocess.Popen[bytes], int]:
+        readable, writable = os.pipe()
+        spec = Spec(index, workers, str(links), host, port, writable, os.getpid(), settings)
+        process = subprocess.Popen(
+            [sys.executable, "-m", "server.cluster.workers", msgspec.json.encode(spec).decode()],
+            pass_fds=(writable, *(locks or ())),
+        )
+        os.close(writable)
+        return process, readable
+
+    running = Workers(spawn)
     try:
         if port == 0:
             # A port for all of them: held (bound, not listening) in the same SO_REUSEPORT group until they
@@ -129,18 +146,11 @@ async def serving(
             held.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
             held.bind((host, 0))
             port = held.getsockname()[1]
-        settings = _settings(dataclasses.replace(shared_out(config, workers), store_locks=locks))
+        settings.update(_settings(dataclasses.replace(shared_out(config, workers), store_locks=locks)))
         pipes = []
         for index in range(workers):
-            readable, writable = os.pipe()
-            spec = Spec(index, workers, str(links), host, port, writable, os.getpid(), settings)
-            running.processes.append(
-                subprocess.Popen(
-                    [sys.executable, "-m", "server.cluster.workers", msgspec.json.encode(spec).decode()],
-                    pass_fds=(writable, *(locks or ())),
-                )
-            )
-            os.close(writable)
+            process, readable = spawn(index)
+            running.processes.append(process)
             pipes.append(readable)
         try:
             await asyncio.wait_for(asyncio.gather(*(asyncio.to_thread(_ready, pipe) for pipe in pipes)), START_WAIT)
@@ -172,14 +182,28 @@ def _ready(pipe: int) -> None:
 
 
 async def _watch(running: Workers, stop: asyncio.Event) -> None:
+    """A worker that dies is started again, on the same port, holding the same share: its instances come back
+    from the store on their first use, and the sockets the others had bound to its sessions are closed (1012)
+    for their clients to resume. One that cannot start again stops the server."""
     while not stop.is_set():  # once stopping (Ctrl-C reaches the workers too), a worker that ends is no failure
         for index, process in enumerate(running.processes):
             code = process.poll()
-            if code is not None:
-                running.failed = f"worker {index} stopped (exit status {code}): stopping the others"
-                log.error("%s", running.failed)
+            if code is None or stop.is_set():
+                continue
+            log.error("worker %d stopped (exit status %s): starting it again", index, code)
+            again, pipe = running.spawn(index)
+            running.processes[index] = again
+            try:
+                await asyncio.wait_for(asyncio.to_thread(_ready, pipe), START_WAIT)
+            except (TimeoutError, OSError) as error:
+                running.failed = f"worker {index} stopped (exit status {code}) and could not start again ({error})"
+                log.error("%s: stopping the others", running.failed)
                 stop.set()
                 return
+            finally:
+                os.close(pipe)
+            running.restarted.append(f"worker {index} stopped (exit status {code}) and was started again")
+            log.warning("%s", running.restarted[-1])
         await asyncio.sleep(0.5)
 
 
