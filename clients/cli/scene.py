@@ -1,8 +1,10 @@
 """What the client knows of its session between turns: the world, actor, room, turn, spin, the names its actor
 knows and the commands that would succeed now.
 
-It is refreshed after each turn with one batch (`state`, `spin`, `concept`, `actions` — cheap, and one round
-trip); the terminal's toolbar shows it and its completer offers its names and commands. Refreshes are
+It is refreshed after each turn with one batch (`state`, `spin`, `concept` — cheap, and one round trip); the
+terminal's toolbar shows it and its completer offers its names. The commands that would succeed now
+(`actions`) are asked for only when Tab needs them, once a turn: working them out tries every command (0.2-0.4
+s of engine in Lost One), which a server charges to the player's allowance as the work it is. Refreshes are
 coalesced: one runs at a time, and turns that come meanwhile ask for one more after it, never a queue.
 
 A concept's nodes say what kind each item is (actor, room, thing…); `state` names the room as the story heads
@@ -43,6 +45,8 @@ class Scene:
     """Tag to name, for everything the actor's concept holds (the actor and the cosmos aside)."""
     actions: list[str] = field(default_factory=list)
     """Commands that would succeed now, as the server words them ("hang velvet cloak on small brass hook")."""
+    actions_turn: int | None = None
+    """The turn `actions` were asked at (None: not yet): they are asked again at Tab once a turn has passed."""
     link: Status | None = None
     """The connection's last status, if it ever dropped."""
     retry: Retrying | None = None
@@ -121,12 +125,22 @@ class Scene:
             with contextlib.suppress(ConnectionLost):  # said by the status; the next turn refreshes again
                 await self.refresh()
 
+    async def fetch_actions(self) -> list[str]:
+        """The commands that would succeed now: asked for at most once a turn (the last ones kept if the server
+        cannot say)."""
+        if self.actions_turn != self.turn:
+            turn = self.turn
+            with contextlib.suppress(ConnectionLost, CallError):
+                listed: m.ActionsResult = await self.conn.call("actions")
+                self.actions, self.actions_turn = listed.commands, turn
+        return self.actions
+
     async def refresh(self) -> None:
-        """Ask for state, spin, concept and actions in one batch (and the vocabulary, the first time); keep
-        whatever came back."""
-        calls: list[tuple[str, dict[str, Any]]] = [("state", {}), ("spin", {}), ("concept", {}), ("actions", {})]
+        """Ask for state, spin and concept in one batch (and the vocabulary, the first time); keep whatever
+        came back."""
+        calls: list[tuple[str, dict[str, Any]]] = [("state", {}), ("spin", {}), ("concept", {})]
         answers = await self.conn.batch(calls + ([("vocabulary", {})] if not self.vocabulary.verbs else []))
-        state, spin, concept, actions = answers[:4]
+        state, spin, concept = answers[:3]
         if isinstance(state, m.StateResult):
             self.world, self.turn, self.room, self.ended = state.world, state.turn, state.room, state.ended
             self.room_title = state.room_name
@@ -138,10 +152,8 @@ class Scene:
             self.known = {node.tag: node.name for node in nodes}
             self.rooms = {node.tag for node in nodes if node.kind == "room"}
             self.actors = [node.tag for node in nodes if node.kind == "actor"]
-        if isinstance(actions, m.ActionsResult):
-            self.actions = actions.commands
-        if answers[4:] and isinstance(answers[4], m.VocabularyResult):
-            self.vocabulary = Vocabulary.of(answers[4])
+        if answers[3:] and isinstance(answers[3], m.VocabularyResult):
+            self.vocabulary = Vocabulary.of(answers[3])
         self.changed()
 
     @property

@@ -36,7 +36,7 @@ def cloakroom(conn: Any = None) -> Scene:
         "@cloak": "velvet cloak",
     }
     scene.rooms = {"@foyer", "@cloakroom"}  # the rooms the operagoer knows
-    scene.actions = list(CLOAKROOM_ACTIONS)
+    scene.actions, scene.actions_turn = list(CLOAKROOM_ACTIONS), scene.turn
     scene.spin = Spin(focalizer="@operagoer", narratee="@operagoer")
     scene.readable = ["@operagoer"]
     scene._named = list(SPINS)

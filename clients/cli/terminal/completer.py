@@ -17,7 +17,7 @@ values; for :concept the actors whose concepts may be read here; for :keys vi an
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import AsyncGenerator, Iterable, Iterator, Sequence
 from functools import cache
 
 import msgspec
@@ -34,11 +34,20 @@ SPIN_METAS = ("spin", "narrate")
 
 
 class StoryCompleter(Completer):
-    """Completes from the scene as last refreshed (never waiting for the server) and the meta commands."""
+    """Completes from the scene as last refreshed and the meta commands; at the first Tab of a turn, it asks the
+    server once for the commands that would succeed now (prompt_toolkit awaits `get_completions_async`)."""
 
     def __init__(self, scene: Scene, metas: Sequence[str]) -> None:
         self.scene = scene
         self.metas = list(metas)
+
+    async def get_completions_async(
+        self, document: Document, complete_event: CompleteEvent
+    ) -> AsyncGenerator[Completion, None]:
+        if not document.text_before_cursor.lstrip().startswith(LEADER):
+            await self.scene.fetch_actions()
+        for completion in self.get_completions(document, complete_event):
+            yield completion
 
     def get_completions(self, document: Document, complete_event: CompleteEvent) -> Iterator[Completion]:
         before = document.text_before_cursor

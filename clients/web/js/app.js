@@ -595,7 +595,14 @@ class Play {
     input.setAttribute("aria-describedby", "completions");
     input.addEventListener("input", () => this.suggest());
     input.addEventListener("keydown", (event) => {
-      if (event.key === "Tab" && !event.shiftKey && this.complete()) event.preventDefault();
+      if (event.key !== "Tab" || event.shiftKey) return;
+      if (this.complete()) {
+        event.preventDefault();
+      } else if (this.actions === null && /\S$/.test(input.value)) {
+        // Nothing fits from the story's words: what would succeed now may, asked for this once.
+        event.preventDefault();
+        this.askActions().then(() => this.complete());
+      }
     });
     const form = h(
       "form",
@@ -616,15 +623,22 @@ class Play {
     return form;
   }
 
-  /** The words the story knows, and the commands that would succeed now: asked again after each turn. */
+  /** The words the story knows, asked again after each turn. The commands that would succeed now are let go
+   * with it, and asked for only when Tab needs them (`askActions`): working them out tries every command
+   * (0.2-0.4 s of engine in Lost One), which is charged to the player's allowance as the work it is, so asked
+   * after every turn they spent a brisk player's allowance and the player's own commands were refused. */
   async learn() {
     if (!this.interactive) return;
-    const [vocabulary, actions] = await Promise.all([
-      conn.call("vocabulary").catch(() => null),
-      conn.call("actions").catch(() => ({ commands: [] })),
-    ]);
-    this.vocabulary = vocabulary;
-    this.actions = actions.commands;
+    this.actions = null;
+    this.vocabulary = await conn.call("vocabulary").catch(() => null);
+    this.suggest();
+  }
+
+  /** The commands that would succeed now, for Tab to complete whole commands from (until the next turn). */
+  async askActions() {
+    const turn = this.turn;
+    const found = await conn.call("actions").catch(() => ({ commands: [] }));
+    if (this.turn === turn) this.actions = found.commands;
     this.suggest();
   }
 
