@@ -119,7 +119,9 @@ async def test_a_long_story_is_told_in_pieces_with_other_instances_answered_betw
     assert took > 2 * allowed, f"told in {took:.3f} s: too quick to show anything"
     # Told at once, the loop held throughout, a call or two are answered, one of them after the whole telling.
     assert len(meanwhile) >= took / allowed, f"only {len(meanwhile)} calls answered {told_in}"
-    assert max(meanwhile) < took / 2, f"a call waited through the telling {told_in}"
+    # (A call held up through the whole telling waits about as long as it; a busy machine may hold one call up
+    # for a while, a scheduler's slice or a collection, but not through the telling.)
+    assert max(meanwhile) < 0.9 * took, f"a call waited through the telling {told_in}"
     # As every attack test judges a bystander (tests/server/latency.py): a collection of the whole heap, which
     # the telling's garbage may set off, can hold up a call, not most of them.
     median, p90 = statistics.median(meanwhile), percentile(meanwhile, 0.9)
