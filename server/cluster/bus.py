@@ -139,9 +139,13 @@ class Unreachable(Exception):
 
 
 class Bus(abc.ABC):
-    """The workers (or nodes) of one server, seen from one of them, `me`."""
+    """The workers (or nodes) of one server, seen from one of them, `me`. A transport gives `start`, `others`,
+    `release`, `close` and `_ask` (send a frame, await the frame answering it); the calls are made of those."""
 
     me: str
+
+    def __init__(self) -> None:
+        self._ids = itertools.count(1)
 
     @abc.abstractmethod
     async def start(self, owner: Owner, notice: Callable[[int, bytes], None]) -> None:
@@ -153,19 +157,39 @@ class Bus(abc.ABC):
         """The other workers or nodes there are now."""
 
     @abc.abstractmethod
-    async def call(self, worker: str, call: Call) -> Answer: ...
-
-    @abc.abstractmethod
     def release(self, worker: str, socket: int) -> None: ...
 
     @abc.abstractmethod
-    async def knows(self, worker: str, token: str) -> bool: ...
-
-    @abc.abstractmethod
-    async def page(self, worker: str, after: str | None, limit: int) -> m.InstancesResult: ...
-
-    @abc.abstractmethod
     async def close(self) -> None: ...
+
+    @abc.abstractmethod
+    async def _ask(self, worker: str, frame: Call | Knows | Page) -> msgspec.Struct:
+        """Send `frame` to `worker` and await its answer (Unreachable if none can come)."""
+
+    async def call(self, worker: str, call: Call) -> Answer:
+        call.id = next(self._ids)
+        answer = await self._ask(worker, call)
+        assert isinstance(answer, Answer)
+        return answer
+
+    async def knows(self, worker: str, token: str) -> bool:
+        known = await self._ask(worker, Knows(next(self._ids), token))
+        assert isinstance(known, Known)
+        return known.known
+
+    async def page(self, worker: str, after: str | None, limit: int) -> m.InstancesResult:
+        paged = await self._ask(worker, Page(next(self._ids), after, limit))
+        assert isinstance(paged, Paged)
+        return paged.page
+
+
+async def answered(owner: Owner, peer: Peer, call: Call) -> Answer:
+    """What the owner made of a call forwarded to it; a failure of its own is logged, and said as one."""
+    try:
+        return await owner.call(peer, call)
+    except Exception:
+        log.exception("a forwarded call failed")
+        return Answer(call.id, failed="failed to answer")
 
 
 def _write(writer: asyncio.StreamWriter, frame: Frame) -> None:
@@ -207,6 +231,7 @@ class UnixBus(Bus):
     readable by its user alone)."""
 
     def __init__(self, directory: Path, index: int, size: int) -> None:
+        super().__init__()
         self.me = str(index)
         self.workers = [str(worker) for worker in range(size)]
         self.directory = directory
@@ -215,7 +240,6 @@ class UnixBus(Bus):
         self._connecting: dict[str, asyncio.Lock] = {}
         self._reached: set[str] = set()
         """Workers a link was opened to once: started, so one refused now is down, not starting."""
-        self._ids = itertools.count(1)
         self._tasks: set[asyncio.Task[None]] = set()
         self._notice: Callable[[int, bytes], None] = lambda socket, body: None
         self._lost: Callable[[str], None] = lambda worker: None
@@ -256,11 +280,7 @@ class UnixBus(Bus):
         task.add_done_callback(self._tasks.discard)
 
     async def _answer(self, owner: Owner, peer: _Incoming, call: Call) -> None:
-        try:
-            answer = await owner.call(peer, call)
-        except Exception:
-            log.exception("a forwarded call failed")
-            answer = Answer(call.id, failed="failed to answer")
+        answer = await answered(owner, peer, call)
         if not peer.writer.is_closing():
             _write(peer.writer, answer)
 
@@ -315,26 +335,10 @@ class UnixBus(Bus):
         _write(link.writer, frame)
         return await waiting
 
-    async def call(self, worker: str, call: Call) -> Answer:
-        call.id = next(self._ids)
-        answer = await self._ask(worker, call)
-        assert isinstance(answer, Answer)
-        return answer
-
     def release(self, worker: str, socket: int) -> None:
         link = self._links.get(worker)
         if link is not None and not link.writer.is_closing():
             _write(link.writer, Release(socket))
-
-    async def knows(self, worker: str, token: str) -> bool:
-        known = await self._ask(worker, Knows(next(self._ids), token))
-        assert isinstance(known, Known)
-        return known.known
-
-    async def page(self, worker: str, after: str | None, limit: int) -> m.InstancesResult:
-        paged = await self._ask(worker, Page(next(self._ids), after, limit))
-        assert isinstance(paged, Paged)
-        return paged.page
 
     async def close(self) -> None:
         if self._server is not None:

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import itertools
 import logging
 import time
 from collections.abc import Callable, Coroutine
@@ -25,7 +24,6 @@ from typing import Any
 
 import msgspec
 
-from protocol import messages as m
 from server.cluster.bus import (
     Answer,
     Bus,
@@ -39,6 +37,7 @@ from server.cluster.bus import (
     Paged,
     Release,
     Unreachable,
+    answered,
 )
 
 log = logging.getLogger(__name__)
@@ -88,6 +87,7 @@ class NatsBus(Bus):
     """The nodes of a cluster over the NATS server at `url`. `me` and `cluster` are set before `start`."""
 
     def __init__(self, url: str, clock: Callable[[], float] = time.monotonic) -> None:
+        super().__init__()
         self.url = url
         self.me = ""
         self.cluster = ""
@@ -97,7 +97,6 @@ class NatsBus(Bus):
         self._peers: dict[str, _Peer] = {}
         self._waiting: dict[int, tuple[str, asyncio.Future[msgspec.Struct]]] = {}
         self._outgoing: asyncio.Queue[tuple[str, bytes] | None] = asyncio.Queue()
-        self._ids = itertools.count(1)
         self._tasks: set[asyncio.Task[None]] = set()
         self._sender: asyncio.Task[None] | None = None
         self._owner: Owner | None = None
@@ -227,12 +226,7 @@ class NatsBus(Bus):
         return peer
 
     async def _answer(self, owner: Owner, peer: _Peer, call: Call) -> None:
-        try:
-            answer = await owner.call(peer, call)
-        except Exception:
-            log.exception("a forwarded call failed")
-            answer = Answer(call.id, failed="the node holding this instance failed to answer")
-        self._send(peer.node, answer)
+        self._send(peer.node, await answered(owner, peer, call))
 
     async def _ask(self, node: str, frame: Call | Knows | Page) -> msgspec.Struct:
         await self._reachable(node)
@@ -245,25 +239,9 @@ class NatsBus(Bus):
             self._waiting.pop(frame.id, None)
             raise Unreachable(f"node {node} did not answer in {ANSWER_WAIT:.0f} s", node, sent=True) from None
 
-    async def call(self, worker: str, call: Call) -> Answer:
-        call.id = next(self._ids)
-        answer = await self._ask(worker, call)
-        assert isinstance(answer, Answer)
-        return answer
-
     def release(self, worker: str, socket: int) -> None:
         if worker in self._heard:
             self._send(worker, Release(socket))
-
-    async def knows(self, worker: str, token: str) -> bool:
-        known = await self._ask(worker, Knows(next(self._ids), token))
-        assert isinstance(known, Known)
-        return known.known
-
-    async def page(self, worker: str, after: str | None, limit: int) -> m.InstancesResult:
-        paged = await self._ask(worker, Page(next(self._ids), after, limit))
-        assert isinstance(paged, Paged)
-        return paged.page
 
     async def close(self) -> None:
         if self._nc is None:

@@ -355,8 +355,8 @@ class Router:
                 best[info.instance] = info
         if isinstance(self.placement, Leased):
             # An instance no node holds now (its holder died, or let it go) is listed from its stored row.
-            for row in await self.placement.store.instances():
-                if row.id not in best and (params.after is None or row.id > params.after):
+            for row in await self.placement.store.instances_after(params.after, params.limit + 1):
+                if row.id not in best:
                     best[row.id] = m.InstanceInfo(row.id, row.world, row.turn, row.ended, players=[])
         every = sorted(best.values(), key=lambda info: info.instance)
         shown = every[: params.limit]

@@ -343,6 +343,15 @@ class PostgresStore:
         rows = await self.pool.fetch(f"SELECT {_INSTANCE_COLUMNS} FROM instances ORDER BY created, id")
         return [_instance(row) for row in rows]
 
+    async def instances_after(self, after: str | None, limit: int) -> list[StoredInstance]:
+        """A page of the stored instances in the order of their ids: the first `limit` after `after`."""
+        rows = await self.pool.fetch(
+            f"SELECT {_INSTANCE_COLUMNS} FROM instances WHERE $1::text IS NULL OR id > $1 ORDER BY id LIMIT $2",
+            after,
+            limit,
+        )
+        return [_instance(row) for row in rows]
+
     async def instance(self, id: str) -> StoredInstance | None:
         row = await self.pool.fetchrow(f"SELECT {_INSTANCE_COLUMNS} FROM instances WHERE id = $1", id)
         return None if row is None else _instance(row)

@@ -18,6 +18,7 @@ import pytest
 import pytest_asyncio
 
 from server.cluster.router import GONE, WORKER_HEADER
+from tests.helpers import until
 from tests.persistence.conftest import AUTHOR, WAIT, Process
 from tests.wire import Address, Http, Lost, Socket
 
@@ -159,8 +160,7 @@ async def test_a_killed_holder_is_taken_over_and_its_players_resume_with_nothing
             acknowledged.append(answer["result"])
 
     playing = asyncio.create_task(play())
-    while len(acknowledged) < 5:
-        await asyncio.sleep(0.01)
+    await until(lambda: len(acknowledged) >= 5, "the robber playing")
     a.process.kill()  # kill -9, mid-stream: no lease released, nothing said to anyone
     killed = time.monotonic()
     await asyncio.wait_for(playing, WAIT)
