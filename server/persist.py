@@ -35,8 +35,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable, Generator
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -45,7 +44,7 @@ import msgspec
 from protocol.spin import Spin
 from server.catalog import load_world, world_source
 from server.engine.errors import EngineError, SnapshotError
-from server.engine.snapshot import capture, collector_paused, resume
+from server.engine.snapshot import capturing, collector_paused, resume
 from server.engine.story import Logged, Story
 from server.engine.world.definition import WorldDefinition
 from server.seats import Instance, Session
@@ -167,13 +166,14 @@ class Keeper:
         self.store = store
         self.kept: dict[str, Kept] = {}
         self.restored: dict[str, Restored] = {}
-        self._capturer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="snapshot")
         self._snapshotting: set[asyncio.Task[None]] = set()
 
     async def close(self) -> None:
-        """Stop writing (a snapshot still being taken is finished first) and close the store. Call `flushed`
-        first for the snapshots under way to be stored too."""
-        self._capturer.shutdown(wait=True)
+        """Stop writing (a snapshot still being taken is given up: the log restores the story without it) and
+        close the store. Call `flushed` first for the snapshots under way to be stored too."""
+        for task in self._snapshotting:
+            task.cancel()
+        await asyncio.gather(*self._snapshotting, return_exceptions=True)
         await self.store.close()
 
     # -- writing ----------------------------------------------------------------------------------------
@@ -235,16 +235,23 @@ class Keeper:
 
     async def _snapshot(self, instance: Instance, kept: Kept) -> None:
         """Capture the story as it stands once its lock is free, and store it: the reply to the change that
-        made a snapshot due does not wait for it, nor do other instances' writes (it is captured in a thread
-        of its own); this instance's next call waits, as the lock keeps the story still meanwhile."""
-        loop = asyncio.get_running_loop()
+        made a snapshot due does not wait for it, nor do other instances' writes. The lock is held only for the
+        capture's first step (what can still change); the events are encoded after it, a piece at a time with
+        the loop given back between, while the instance's players go on."""
         try:
             async with instance.lock:
                 story = instance.story
                 length = len(story.log)
                 if story.log_kept != length or not story.settled or length <= kept.snapshot_at:
                     return  # not all of it is stored yet, or a question awaits an answer: at a later change
-                blob = await loop.run_in_executor(self._capturer, lambda: capture(story))
+                last = story.log[-1]
+                steps = capturing(story)
+                next(steps)
+            blob = await _finished(steps)
+            async with instance.lock:
+                # Undo, restart or restore since the capture began cut the log short: it is of another story.
+                if instance.story is not story or len(story.log) < length or story.log[length - 1] is not last:
+                    return
                 # Queued while the lock is held, so it is written before any later change to this instance
                 # (one that drops it, say); its commit need not hold the instance up.
                 stored = self.store.put_snapshot(instance.id, length, blob)
@@ -418,6 +425,16 @@ def _check(story: Story, stored: StoredInstance) -> None:
             f"replaying its log gave another world at turn {story.turn} (state {digest}, not {stored.digest}): "
             "has the engine changed since?"
         )
+
+
+async def _finished(steps: Generator[None, None, bytes]) -> bytes:
+    """A capture's later steps run to its end, the loop given back after each (other players go on)."""
+    while True:
+        await asyncio.sleep(0)
+        try:
+            next(steps)
+        except StopIteration as done:
+            return done.value  # type: ignore[no-any-return]
 
 
 def logged(entry: LogEntry) -> Logged:

@@ -25,7 +25,7 @@ import msgspec
 
 from server.engine.actions.action import Action, Configure, Event, Modify, Outcome, SenseAction, felt_by_direct
 from server.engine.actions.preconditions import failure, prevention, refusal
-from server.engine.actions.records import event_data, event_from
+from server.engine.actions.records import event_from
 from server.engine.concepts import BEFORE_ANY_EVENT, Concept, Views, export_concept, load_concept
 from server.engine.errors import WorldError
 from server.engine.world.definition import WorldDefinition
@@ -127,7 +127,9 @@ class Simulation:
     # -- as plain data (snapshots) ------------------------------------------------------------------
 
     def export(self) -> dict[str, Any]:
-        """The whole running state as plain data: world, clock, players, undo marks, events and concepts."""
+        """The running state as plain data: world, clock, players, undo marks and concepts. Not the events:
+        they never change once they happen, so a snapshot encodes them after the story is let go (`load`
+        takes them back under "events")."""
         return {
             "world": self.world.export(),
             "tick": self.tick,
@@ -135,7 +137,6 @@ class Simulation:
             "ended": self.ended,
             "played": sorted(self.played),
             "marks": self._marks,
-            "events": [event_data(event) for event in self.events],
             "concepts": [export_concept(concept) for concept in self.concepts.values()],
         }
 

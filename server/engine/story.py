@@ -299,7 +299,8 @@ class Story:
         return all(state.pending is None for state in self._parsing.values())
 
     def export(self) -> dict[str, Any]:
-        """Everything about this story as plain data; call only when `settled`."""
+        """Everything about this story as plain data but its events (see `Simulation.export`); call only when
+        `settled`."""
         if not self.settled:
             raise EngineError("a question is waiting for an answer; the story cannot be captured now")
         return {

@@ -8,6 +8,7 @@ back from it), so what was replayed can be counted; the last test does it throug
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import logging
 import sqlite3
@@ -19,6 +20,7 @@ import msgspec
 import pytest
 
 from protocol import messages as m
+from server import persist
 from server.engine import snapshot
 from server.engine.story import Story
 from server.host import Host
@@ -117,6 +119,43 @@ async def test_a_restart_resumes_from_the_snapshot_and_replays_only_the_rest(
     again = _snapshot(data)
     assert again is not None and taken[0] + SNAPSHOT_AFTER <= again[0] <= taken[0] + SNAPSHOT_AFTER + 2
     await keeper.flushed()
+    await keeper.close()
+
+
+async def test_players_go_on_while_a_snapshot_is_encoded_and_one_of_a_turn_taken_back_is_not_stored(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The instance is held only for a snapshot's first step: its player's next command is answered while the
+    events are still being encoded. That command undoes the turn the snapshot was of, so it is not stored."""
+    monkeypatch.setattr(snapshot, "EVENTS_A_PIECE", 1)  # many steps: the encoding lasts many passes of the loop
+    first_step = asyncio.Event()
+
+    def watched(story: Story) -> Any:
+        steps = snapshot.capturing(story)
+        next(steps)
+        first_step.set()
+        yield
+        return (yield from steps)
+
+    monkeypatch.setattr(persist, "capturing", watched)
+    data = tmp_path / "data"
+    host, keeper, session = await _started(data)
+    for index in range(SNAPSHOT_AFTER - 1):  # the take and these: a snapshot due after the last
+        await host.command(session, COMMANDS[index % len(COMMANDS)])
+    await first_step.wait()
+    kept = keeper.kept[session.instance.id]
+    await host.undo(session)
+    assert kept.snapshotting  # answered before the snapshot was done
+    await keeper.flushed()
+    assert _snapshot(data) is None
+    # Played on, the next snapshot due is stored, and a restart resumes from it to the same story.
+    for index in range(30):
+        await host.command(session, COMMANDS[index % len(COMMANDS)])
+    await keeper.flushed()
+    assert _snapshot(data) is not None
+    seen = await _seen(host, session)
+    host, keeper, session = await _restarted(keeper, data, session.token)
+    assert await _seen(host, session) == seen
     await keeper.close()
 
 

@@ -9,9 +9,10 @@ import pytest
 
 from bench.play import random_commands
 from server.catalog import load_world, walked_worlds
+from server.engine import snapshot
 from server.engine.errors import EngineError, SnapshotError
 from server.engine.player import Player
-from server.engine.snapshot import capture, resume
+from server.engine.snapshot import capture, capturing, resume
 from server.engine.story import Story
 
 
@@ -68,3 +69,28 @@ def test_a_story_waiting_on_a_question_is_not_captured():
     assert not story.settled
     with pytest.raises(EngineError, match="question"):
         capture(story)
+
+
+def test_a_story_captured_in_steps_is_the_story_as_it_stood_at_the_first(monkeypatch: pytest.MonkeyPatch):
+    """A server holds a story still only for the capture's first step: the players go on while its events are
+    encoded, and the snapshot is still of the moment it began, undo included."""
+    monkeypatch.setattr(snapshot, "EVENTS_A_PIECE", 10)
+    story = _played("cloak_plus", 60)
+    player = Player(story)
+    before = Player(story).recount().text
+    at_once = capture(story)
+    steps = capturing(story)
+    next(steps)
+    lines = iter(["n", "s", "x cloak", "w", "e", "look"] * 20)
+    while True:
+        with contextlib.suppress(EngineError):
+            player.command(next(lines))
+        try:
+            next(steps)
+        except StopIteration as done:
+            blob = done.value
+            break
+    assert Player(story).recount().text != before  # the story went on between the steps
+    again = resume(load_world("cloak_plus"), blob)
+    assert Player(again).recount().text == before
+    assert blob == at_once  # byte for byte: the world, concepts, log and undo as they were at the first step
