@@ -272,9 +272,12 @@ def _server(data: Path | None, store: str | None = None) -> Iterator[tuple[str, 
     port = _free_port()
     where = "None" if data is None else f"Path({str(data)!r})"
     code = (
-        "from pathlib import Path; from aiohttp import web; from server.app import Config, create_app; "
-        f"web.run_app(create_app(Config(data={where}, store={store!r}, rate=1e6, burst=1e6)), host='127.0.0.1', "
-        f"port={port}, print=None)"
+        "import asyncio; from pathlib import Path; from aiohttp import web; from server.app import Config, create_app; "
+        "from server.heap import freeze_heap; "
+        f"app = create_app(Config(data={where}, store={store!r}, rate=1e6, burst=1e6)); "
+        # Started as `curveship serve` starts: the heap made by then frozen, and its survivors as it grows.
+        "app.on_startup.append(lambda app: asyncio.sleep(0, freeze_heap())); "
+        f"web.run_app(app, host='127.0.0.1', port={port}, print=None)"
     )
     started = time.perf_counter()
     process = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

@@ -31,7 +31,8 @@ def server() -> Iterator[tuple[str, int]]:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     code = (
-        "import asyncio; from aiohttp import web; from server.app import Config, create_app, freeze_heap; "
+        "import asyncio; from aiohttp import web; from server.app import Config, create_app; "
+        "from server.heap import freeze_heap; "
         # Players here go as fast as the server answers: lift the per-session rate limit out of their way.
         "app = create_app(Config(rate=1e6, burst=1e6)); "
         # Started as `curveship serve` starts: the heap made by then frozen.

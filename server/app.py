@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import gc
 import ipaddress
 import logging
 import time
@@ -264,24 +263,6 @@ async def listen(
         await running.cleanup()
 
 
-def freeze_heap() -> None:
-    """What start-up made (the code, the worlds, the instances brought back) lives as long as the server: after
-    one collection it is set aside where the cyclic collector no longer walks it (`gc.freeze`), so the full
-    collections that come under load walk only what was made since. For a process that is the server's own
-    (`curveship serve`): create_app never does it, since a process hosting a server among other work (a bot,
-    the terminal's local game, a test) keeps its heap to itself."""
-    gc.collect()
-    gc.freeze()
-
-
-def _thaw_retired() -> None:
-    """Instances retired may have been among what was frozen, where the collector cannot reclaim their cycles:
-    put the frozen heap back within its reach, collect once, and freeze what is left."""
-    if gc.get_freeze_count():
-        gc.unfreeze()
-        freeze_heap()
-
-
 def _sweeping(config: Config) -> Callable[[web.Application], AsyncIterator[None]]:
     """While serving, now and then detach the sessions that have had no connection for a while, let go of
     those long idle, and unload the instances unused for a while."""
@@ -303,10 +284,6 @@ def _sweeping(config: Config) -> Callable[[web.Application], AsyncIterator[None]
                     retired = await host.retire_idle(config.instance_idle)
                     for instance in retired:
                         log.info("instance %s (%s) retired: nobody played it for a while", instance.id, instance.world)
-                    if retired:
-                        _thaw_retired()
-                    # Loaded on first use after the heap was frozen, an instance unloaded is within the collector's
-                    # reach: no thaw for it.
                     for id_ in await host.unload_idle(config.unload_after):
                         log.info("instance %s unloaded: unused for a while, it is loaded again on its next use", id_)
                 except Exception:  # the next sweep tries again; serving goes on

@@ -415,6 +415,10 @@ class Host:
                 self.sessions.pop(session.token, None)
                 if session.sequence.recent:
                     self._numbering[session.token] = session.sequence
+            # The instance and its sessions refer to each other: emptied, it is freed at once by reference
+            # counting, with no collection (which would never reach it once frozen: server/heap.py).
+            instance.sessions.clear()
+            instance.away.clear()
             self._shelve(stored)
             await self.keeper.unloaded(instance.id)
         return True

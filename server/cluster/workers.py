@@ -30,10 +30,11 @@ from typing import Any
 
 import msgspec
 
-from server.app import Config, create_app, freeze_heap, listen
+from server.app import Config, create_app, listen
 from server.cluster.bus import UnixBus
 from server.cluster.placement import Hashed
 from server.cluster.router import install
+from server.heap import freeze_heap
 from server.store import SqliteFile
 from server.tools.hosting import SHUTDOWN_WAIT
 

@@ -226,7 +226,9 @@ def standard() -> Directives:
     @registry.add("help", r"(?i:help|directives)", heads=("help", "directives"))
     def help_(player: Player, match: re.Match[str]) -> str | Telling:
         """help — list the directives."""
-        shown = [d.help for d in registry if player.author or not d.author_only]
+        # (the player's own directives, not `registry`: a handler that held its registry would make a cycle of
+        # every player's, which only the cyclic collector could free)
+        shown = [d.help for d in player.directives if player.author or not d.author_only]
         return "\n".join([*shown, AGAIN_HELP])
 
     return registry

@@ -14,8 +14,9 @@ import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
 
-from server.app import Config, freeze_heap
+from server.app import Config
 from server.cluster.workers import Workers, default_workers, serving
+from server.heap import freeze_heap
 from server.stores import StoreError
 from server.stores.records import redacted
 from server.tools.hosting import hosted
