@@ -920,7 +920,7 @@ class Host:
                 concepts=session.player.readable_concepts(),
                 score=points,
                 max_score=most,
-                moves=_moves(instance.story, session.actor),
+                moves=session.moves.count(instance.story, session.actor),
             )
 
     async def vocabulary(self, session: Session) -> m.VocabularyResult:
@@ -1018,15 +1018,6 @@ async def _in_pieces(steps: Generator[None, None, T], field: str | None = None) 
             except StopIteration as done:
                 return done.value  # type: ignore[no-any-return]
         await asyncio.sleep(0)
-
-
-def _moves(story: Story, actor: str) -> int:
-    """The turns `actor` took: those in which something it was commanded to do happened (or was tried)."""
-    events = story.simulation.events
-    # Turn 0 is the opening, in which each playable actor looks around: no move of anyone's.
-    return len(
-        {event.turn for event in events if event.turn and event.cause == "command" and event.action.agent == actor}
-    )
 
 
 def _copied(story: Story) -> Story:

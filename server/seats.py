@@ -7,6 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from protocol import messages as m
+from server.engine.actions.action import Event
 from server.engine.player import Player
 from server.engine.story import Story
 from server.limits import Bucket, Limits
@@ -14,6 +15,35 @@ from server.sequence import Sequence
 
 Notify = Callable[[str, m.Result], None]
 """Sends one notification to one session's connections: never blocks (slow clients are dealt with there)."""
+
+
+@dataclass(eq=False)
+class Moves:
+    """The turns an actor took (those in which something it was commanded to do happened or was tried), counted
+    as the story's events grow: each count reads only the events since the last, where counting afresh would
+    cost more the longer the story (a `state` call made after every few commands)."""
+
+    events: int = 0
+    """The identity of the events list counted (the story's own: a restore puts a new one in its place)."""
+    read: int = 0
+    last: Event | None = None
+    """The last event read: still there, at the same place, only if nothing read was taken back (an undo
+    shortens the list, and what it makes after puts new events there)."""
+    turns: int = 0
+    turn: int = 0
+    """The last turn counted (events come in the order of their turns)."""
+
+    def count(self, story: Story, actor: str) -> int:
+        events = story.simulation.events
+        taken_back = len(events) < self.read or (self.read and events[self.read - 1] is not self.last)
+        if id(events) != self.events or taken_back:
+            self.events, self.read, self.turns, self.turn = id(events), 0, 0, 0
+        for event in events[self.read :]:
+            # Turn 0 is the opening, in which each playable actor looks around: no move of anyone's.
+            if event.turn != self.turn and event.turn and event.cause == "command" and event.action.agent == actor:
+                self.turns, self.turn = self.turns + 1, event.turn
+        self.read, self.last = len(events), events[-1] if events else None
+        return self.turns
 
 
 @dataclass(eq=False)
@@ -39,6 +69,8 @@ class Session:
     seated again by `resume` or a call acting for it."""
     sequence: Sequence = field(default_factory=Sequence)
     """Its numbered replies and notifications, the recent ones kept for `resume`."""
+    moves: Moves = field(default_factory=Moves)
+    """The turns its actor took, as `state` reports them."""
 
     def __post_init__(self) -> None:
         self.bucket = Bucket(self.instance.clock)

@@ -406,7 +406,10 @@ async def test_state_hash_changes_iff_the_world_does(client: Client) -> None:
     # The look and the taking tried count as moves; the word it did not know and the directive do not.
     assert (moved["moves"], hung["moves"], hung["score"]) == (4, 5, 1)
     await client.ok("undo")
-    assert (await client.ok("state"))["hash"] == moved["hash"]
+    undone = await client.ok("state")
+    assert (undone["hash"], undone["moves"]) == (moved["hash"], 4), "the move taken back is not counted"
+    await client.ok("command", text="n")
+    assert (await client.ok("state"))["moves"] == 5, "nor is it counted twice with the one made in its place"
 
 
 async def test_realize_renders_a_template(client: Client) -> None:
