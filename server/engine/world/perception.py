@@ -168,7 +168,7 @@ class Perception:
                 return Sight(0.0, "elsewhere")
             view = view_of[0]
             light = self.light(there)
-        elif item == there or there in world.ancestors(here):
+        elif item == there or world.is_descendant(here, there):
             return Sight(0.0, "elsewhere")
         else:
             # (One's room is the room of one's compartment: a closed box is in the room one is in.)

@@ -127,7 +127,13 @@ class WorldState:
             yield from self.descendants(child)
 
     def is_descendant(self, tag: str, of: str) -> bool:
-        return of in self.ancestors(tag)
+        # (walked here, not `of in self.ancestors(tag)`: compiled, a generator has no `in`; server/compiled.py)
+        current = self.parent(tag)
+        while current is not None:
+            if current == of:
+                return True
+            current = self.parent(current)
+        return False
 
     def room_of(self, tag: str) -> str | None:
         """The room an item is in (a room is in itself); None for @cosmos and things outside any room."""

@@ -1,0 +1,66 @@
+"""The compiled engine (server/compiled.py): in use once built, and set aside as soon as any of its sources changes."""
+
+from __future__ import annotations
+
+import importlib
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from server import compiled
+
+
+def test_the_hot_engine_runs_compiled_once_set_up() -> None:
+    # `make test` compiles first (python -m server.compiled), as `make play` does: what is tested is what runs.
+    names = compiled.sources()
+    assert "server/engine/narrator/realize.py" in names and "server/engine/parser/pronouns.py" not in names
+    for source in names:
+        module = importlib.import_module(source.removesuffix(".py").replace("/", "."))
+        assert Path(module.__file__ or "").is_relative_to(compiled.BUILT), (
+            f"{source} runs from its source: it changed since the engine was compiled (`make compiled`)"
+        )
+
+
+@pytest.fixture
+def built_copy(tmp_path: Path) -> tuple[Path, Path]:
+    """A copy of the project's sources and its build's manifest and libraries, to edit freely."""
+    if compiled.built() is None:
+        pytest.fail("the engine is not compiled, or its sources changed since: `make compiled`")
+    root, build = tmp_path / "project", tmp_path / "project" / "build" / "engine"
+    made = json.loads(compiled.MANIFEST.read_text())
+    for source in made["sources"]:
+        (root / source).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(compiled.ROOT / source, root / source)
+    for where in made["libraries"].values():
+        (build / where).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(compiled.BUILT / where, build / where)
+    shutil.copy(compiled.MANIFEST, build / "manifest.json")
+    return root, build / "manifest.json"
+
+
+def test_a_build_is_used_only_while_every_source_is_as_it_was_compiled(built_copy: tuple[Path, Path]) -> None:
+    root, manifest = built_copy
+    libraries = compiled.built(manifest, root)
+    assert libraries is not None and "server.engine.narrator.realize" in libraries
+    assert f"{compiled.GROUP}__mypyc" in libraries, "the library the compiled modules share"
+
+    edited = root / "server/engine/english/text.py"
+    edited.write_text(edited.read_text() + "\n# an edit\n")
+    assert compiled.built(manifest, root) is None, "one source edited: none of the compiled modules is used"
+    edited.write_text(edited.read_text().removesuffix("\n# an edit\n"))
+    assert compiled.built(manifest, root) == libraries, "as it was compiled again"
+
+    library = next(iter(libraries.values()))
+    library.unlink()
+    assert compiled.built(manifest, root) is None, "a library missing"
+
+
+def test_a_build_for_another_interpreter_is_not_used(built_copy: tuple[Path, Path]) -> None:
+    root, manifest = built_copy
+    made = json.loads(manifest.read_text())
+    manifest.write_text(json.dumps({**made, "interpreter": "cpython-399 .cpython-399-x86_64-linux-gnu.so"}))
+    assert compiled.built(manifest, root) is None
+    manifest.write_text("{not json")
+    assert compiled.built(manifest, root) is None, "a damaged manifest is no build"
