@@ -18,9 +18,10 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 # The engine's hot modules compiled with mypyc (server/compiled.py): done again only when their source has
-# changed since (a minute); until then the engine runs from its source, as it always can.
+# changed since (a minute); until then the engine runs from its source, as it always can. (Not `-m`: importing
+# the package `server` imports the module first, and runpy warns of it.)
 compiled: setup
-	$(BIN)/python -m server.compiled
+	$(BIN)/python -c 'from server.compiled import main; main()'
 
 play: compiled
 	$(BIN)/curveship play cloak

@@ -1,6 +1,6 @@
 """The engine's hot modules compiled to C with mypyc, and used in place of their source only while it is unchanged.
 
-`python -m server.compiled` (run by `make setup`, `make play` and `make test`) compiles the modules in HOT into
+`main` (`make compiled`, run by `make play`, `make test` and `make bench`) compiles the modules in HOT into
 build/engine/ beside the project, with a manifest of each source's SHA-256; it does nothing when the manifest
 already matches. At start-up `server/__init__.py` calls `use_compiled`: when every source still matches (and
 the interpreter is the one it was built for), a finder placed first on `sys.meta_path` loads those modules
@@ -147,5 +147,17 @@ def build() -> bool:
     return True
 
 
+def main() -> None:
+    """Build, or say why the engine will run from its source: no compiler must not stop `make play`."""
+    try:
+        made = build()
+    except Exception as error:  # mypyc, the compiler or the headers missing or failing: the source still runs
+        print(
+            f"the engine was not compiled ({type(error).__name__}: {error}); it runs from its source", file=sys.stderr
+        )
+        return
+    print("compiled the engine's hot modules" if made else "the compiled engine is current")
+
+
 if __name__ == "__main__":
-    print("compiled the engine's hot modules" if build() else "the compiled engine is current")
+    main()

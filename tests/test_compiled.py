@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -13,7 +14,10 @@ from server import compiled
 
 
 def test_the_hot_engine_runs_compiled_once_set_up() -> None:
-    # `make test` compiles first (python -m server.compiled), as `make play` does: what is tested is what runs.
+    # `make test` compiles first (`make compiled`), as `make play` does: what is tested is what runs.
+    # A machine with no C compiler runs the source (and says so when compiling); CI has one, so there it fails.
+    if compiled.built() is None and not os.environ.get("CI"):
+        pytest.skip("the engine is not compiled here (`make compiled` says why); it runs from its source")
     names = compiled.sources()
     assert "server/engine/narrator/realize.py" in names and "server/engine/parser/pronouns.py" not in names
     for source in names:
@@ -27,6 +31,8 @@ def test_the_hot_engine_runs_compiled_once_set_up() -> None:
 def built_copy(tmp_path: Path) -> tuple[Path, Path]:
     """A copy of the project's sources and its build's manifest and libraries, to edit freely."""
     if compiled.built() is None:
+        if not os.environ.get("CI"):
+            pytest.skip("the engine is not compiled here (`make compiled` says why)")
         pytest.fail("the engine is not compiled, or its sources changed since: `make compiled`")
     root, build = tmp_path / "project", tmp_path / "project" / "build" / "engine"
     made = json.loads(compiled.MANIFEST.read_text())
