@@ -15,7 +15,6 @@ from typing import Any, Protocol
 import msgspec
 from aiohttp import WebSocketError, WSCloseCode, WSMsgType, web
 from aiohttp.web_protocol import RequestPayloadError
-from jsonrpcserver import Result
 
 from protocol import messages as m
 from protocol.errors import Code
@@ -24,6 +23,7 @@ from server import rpc
 from server.connections import RESERVED_DESCRIPTORS, Guard, GuardedSite, raise_descriptor_limit
 from server.engine.english.verbs import is_participle, participle
 from server.host import Host
+from server.jsonrpc import Result
 from server.limits import Limits, Lockout
 from server.persist import Keeper
 from server.seats import Session

@@ -27,19 +27,25 @@ from dataclasses import dataclass
 from typing import Any
 
 import msgspec
-from jsonrpcserver import Error, Result, Success, async_dispatch_to_serializable
-
-# jsonrpcserver 5's internal steps, not its public API (dispatch below runs them one by one): pyproject.toml
-# pins it below 6, as a major release may move or change them.
-from jsonrpcserver.async_dispatcher import call as call_method
-from jsonrpcserver.dispatcher import create_request, get_method, not_notification, to_response
-from jsonrpcserver.response import to_serializable_one
 
 from protocol import messages as m
 from protocol.errors import Code, RpcError
 from protocol.methods import BY_NAME
 from protocol.openrpc import document
 from server.host import Host
+from server.jsonrpc import (
+    Error,
+    Result,
+    Success,
+    async_dispatch_to_serializable,
+    call_method,
+    create_request,
+    get_method,
+    not_notification,
+    request_shape,
+    to_response,
+    to_serializable_one,
+)
 from server.limits import CREATE_COST, TURN_WORK, WORK, Limits
 from server.seats import Session
 from server.sequence import Message
@@ -348,26 +354,6 @@ def unmade(member: Any, max_answer: int) -> dict[str, Any] | None:
         return None
     why = f"not made: this batch's answers passed {max_answer} bytes; send the rest again"
     return error_response(Code.TOO_LARGE, why, {"limit": "answer", "max": max_answer}, member.get("id"))
-
-
-_REQUEST_KEYS = frozenset({"jsonrpc", "method", "id", "params"})
-
-
-def request_shape(request: Any) -> None:
-    """Check one request against JSON-RPC's request schema, the one jsonrpcserver would check with jsonschema
-    (its request-schema.json): "jsonrpc" "2.0", a string "method", an "id" that is a string, a number or null,
-    "params" an array or an object, and nothing else. msgspec has decoded the message already, and jsonschema
-    cost more than the rest of a request's dispatch (about 130 µs a request); a plain check costs about 1 µs.
-    Raises ValueError when it is no request, which jsonrpcserver answers with -32600."""
-    if not (
-        isinstance(request, dict)
-        and _REQUEST_KEYS.issuperset(request)
-        and request.get("jsonrpc") == "2.0"
-        and type(request.get("method")) is str
-        and ("id" not in request or type(request["id"]) in (str, int, float, type(None)))
-        and ("params" not in request or type(request["params"]) in (list, dict))
-    ):
-        raise ValueError("not a JSON-RPC request")
 
 
 async def _one(

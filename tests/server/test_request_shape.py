@@ -4,12 +4,19 @@ must be refused (-32600) and the same accepted, or clients would see the contrac
 from __future__ import annotations
 
 import asyncio
+import importlib.resources
+import json
+import sys
 from typing import Any
 
 import pytest
-from jsonrpcserver.main import default_validator
+from jsonschema.validators import validator_for
 
-from server.rpc import request_shape
+from server.jsonrpc import request_shape
+
+# The schema jsonrpcserver ships, checked by the real jsonschema (the server imports jsonrpcserver without it).
+_SCHEMA = json.loads(importlib.resources.files("jsonrpcserver").joinpath("request-schema.json").read_text())
+schema_validator = validator_for(_SCHEMA)(_SCHEMA).validate
 
 REQUESTS: list[Any] = [
     {"jsonrpc": "2.0", "method": "worlds"},
@@ -41,7 +48,7 @@ REQUESTS: list[Any] = [
 
 def _schema_accepts(request: Any) -> bool:
     try:
-        default_validator(request)
+        schema_validator(request)
     except Exception:
         return False
     return True
@@ -94,3 +101,29 @@ def test_each_request_is_answered_as_jsonrpcservers_whole_pipeline_answers_it(re
         "", table, context=caller(), deserializer=lambda _: request_, validator=request_shape
     )
     assert ours == asyncio.run(whole)
+
+
+def test_the_server_imports_jsonrpcserver_without_jsonschema_and_its_default_check_still_refuses() -> None:
+    """A fresh process that loads the server's RPC has not imported jsonschema (a third of a local game's
+    start-up), jsonrpcserver's own default check refuses what is no request, and jsonschema, imported later,
+    is the real one."""
+    import subprocess
+
+    probe = """
+import json, sys
+import server.rpc
+from jsonrpcserver import dispatch, method, Success
+assert "jsonschema" not in sys.modules, "jsonschema was imported"
+@method
+def ping(): return Success("pong")
+print(dispatch('{"jsonrpc": "2.0", "method": "ping", "id": 1}'))
+print(dispatch('{"jsonrpc": "2.0", "method": "ping", "id": 1, "extra": 1}'))
+import jsonschema.validators
+print(hasattr(jsonschema.validators, "Draft7Validator"))
+"""
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 0, done.stderr
+    served, refused, real = done.stdout.splitlines()
+    assert json.loads(served)["result"] == "pong"
+    assert json.loads(refused)["error"]["code"] == -32600
+    assert real == "True"
