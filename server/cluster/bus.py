@@ -268,6 +268,10 @@ class UnixBus(Bus):
                         _write(writer, Known(frame.id, owner.knows(frame.token)))
                     elif isinstance(frame, Page):
                         _write(writer, Paged(frame.id, owner.page(frame.after, frame.limit)))
+            except asyncio.CancelledError:
+                # Cancelled as the worker stops: end quietly, since Python 3.11's stream server asks a cancelled
+                # handler for its exception and logs the CancelledError it raises as a traceback.
+                return
             finally:
                 owner.gone(peer)
                 writer.close()
