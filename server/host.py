@@ -35,7 +35,7 @@ from server.catalog import load_spin, load_world, spin_library, spin_names, worl
 from server.engine.errors import EngineError
 from server.engine.narrator import Discourse, Telling, render
 from server.engine.player import Player
-from server.engine.snapshot import capture, resume
+from server.engine.snapshot import copied
 from server.engine.story import Story, Turn
 from server.engine.trees import listing
 from server.limits import Bucket, Limits, Lockout
@@ -1024,7 +1024,7 @@ def _copied(story: Story) -> Story:
     """The story as it stands, as a new one: resumed from a snapshot of it, or, while a question waits for its
     answer (no snapshot then), rebuilt by replaying its log. Either is exact: the engine is deterministic."""
     if story.settled:
-        return resume(story.definition, capture(story))
+        return copied(story)
     copy = Story(story.definition, seed=story.seed, spin=story.spin)
     if not story.definition.interactive:
         copy.run_to_end()

@@ -10,10 +10,10 @@ committed together; PostgreSQL's are fenced by this node's lease on the instance
 commit.
 
 When the log has grown by a tenth since the last snapshot (and by SNAPSHOT_AFTER entries at least), a new one
-is taken after the change is stored and answered: under the instance's lock, which keeps its story still, in
-a thread of its own, then stored in a transaction of its own. So the reply that made it due does not wait
-for it, nor does any other instance; the work is amortized linear in the log, and a restart replays at most
-a tenth of it.
+is taken after the change is stored and answered: its first step under the instance's lock, which keeps its
+story still, the rest a step at a time while play goes on, compressed in a thread, then stored in a
+transaction of its own. So the reply that made it due does not wait for it, nor does any other instance;
+the work is amortized linear in the log, and a restart replays at most a tenth of it.
 
 On start-up only the stored instances' rows and sessions are read (`lobby`): an instance is brought back on its
 first use (`restore(only=…)`), so a restart costs nothing per instance but a row. Brought back, its world is
@@ -44,7 +44,7 @@ import msgspec
 from protocol.spin import Spin
 from server.catalog import load_world, world_source
 from server.engine.errors import EngineError, SnapshotError
-from server.engine.snapshot import capturing, collector_paused, resume
+from server.engine.snapshot import capturing, collector_paused, resume, sealed
 from server.engine.story import Logged, Story
 from server.engine.world.definition import WorldDefinition
 from server.seats import Instance, Session
@@ -247,7 +247,8 @@ class Keeper:
                 last = story.log[-1]
                 steps = capturing(story)
                 next(steps)
-            blob = await _finished(steps)
+            # Compressed and checksummed in a thread: zlib and BLAKE2b let go of the interpreter's lock meanwhile.
+            blob = await asyncio.to_thread(sealed, await _finished(steps))
             async with instance.lock:
                 # Undo, restart or restore since the capture began cut the log short: it is of another story.
                 if instance.story is not story or len(story.log) < length or story.log[length - 1] is not last:

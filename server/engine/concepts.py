@@ -134,12 +134,13 @@ class Concept:
 
 
 def export_concept(concept: Concept) -> dict[str, Any]:
-    """A concept as plain data (snapshots)."""
+    """A concept as plain data (snapshots), in lists of its own: a snapshot encodes it while the story goes on
+    (what the lists hold never changes; the concept's own lists grow, and undo cuts them back)."""
     return {
         "actor": concept.actor,
-        "moments": concept._moments,
-        "views": concept._views,
-        "events": concept.events,
+        "moments": {tag: list(moments) for tag, moments in concept._moments.items()},
+        "views": {tag: list(views) for tag, views in concept._views.items()},
+        "events": list(concept.events),
     }
 
 

@@ -12,6 +12,7 @@ import asyncio
 import hashlib
 import logging
 import sqlite3
+import zlib
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -246,24 +247,38 @@ async def test_a_damaged_snapshot_is_passed_over_for_the_whole_log_and_then_repl
     await keeper.close()
 
 
+def _laid_out_otherwise(blob: bytes) -> bytes:
+    body = msgspec.msgpack.decode(zlib.decompress(blob[snapshot.CHECKSUM :]))
+    return snapshot.sealed(msgspec.msgpack.encode({**body, "format": snapshot.FORMAT - 1}))
+
+
+def _not_compressed(blob: bytes) -> bytes:
+    """As servers stored snapshots before format 5: the checksum, then the MessagePack as it is."""
+    body = zlib.decompress(blob[snapshot.CHECKSUM :])
+    return hashlib.blake2b(body, digest_size=snapshot.CHECKSUM).digest() + body
+
+
+@pytest.mark.parametrize(
+    ("older", "said"),
+    [(_laid_out_otherwise, f"snapshot format {snapshot.FORMAT - 1}"), (_not_compressed, "older format")],
+)
 async def test_a_snapshot_of_an_older_format_is_passed_over_for_the_whole_log(
-    tmp_path: Path, replays: list[int], caplog: pytest.LogCaptureFixture
+    tmp_path: Path,
+    replays: list[int],
+    caplog: pytest.LogCaptureFixture,
+    older: Callable[[bytes], bytes],
+    said: str,
 ) -> None:
-    """A snapshot stored by an older server (its values laid out otherwise) is never read as this one's."""
+    """A snapshot stored by an older server (its values laid out otherwise, or not compressed) is never read
+    as this one's."""
     data = tmp_path / "data"
-
-    def older(blob: bytes) -> bytes:
-        body = msgspec.msgpack.decode(blob[snapshot.CHECKSUM :])
-        laid_out = msgspec.msgpack.encode({**body, "format": snapshot.FORMAT - 1})
-        return hashlib.blake2b(laid_out, digest_size=snapshot.CHECKSUM).digest() + laid_out
-
     seen, log = await _played_then_rewritten(data, older)
 
     replays[0] = 0
     with caplog.at_level(logging.WARNING, logger="server.persist"):
         host, keeper = await _host(data)
     session = next(iter(host.sessions.values()))
-    assert f"snapshot format {snapshot.FORMAT - 1}" in caplog.text
+    assert said in caplog.text
     assert keeper.restored[session.instance.id] == Restored(snapshot=0, replayed=log)
     assert replays[0] == SNAPSHOT_AFTER + 30
     assert await _seen(host, session) == seen

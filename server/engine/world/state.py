@@ -65,6 +65,8 @@ class WorldState:
         self.stamps: dict[str, int] = dict.fromkeys(items, 0)
         """Per item, the number of the last change to it, so a concept can skip re-reading what did not change."""
         self._clock = 0
+        self._digested: dict[str, tuple[int, bytes]] = {}
+        """Per item, its stamp and its part of `digest` at that stamp."""
 
     def _index_shared(self) -> dict[str, tuple[str, ...]]:
         shared: dict[str, list[str]] = {tag: [] for tag in self.items if isinstance(self.items[tag], Room)}
@@ -253,11 +255,18 @@ class WorldState:
         self._optical()
 
     def digest(self) -> str:
-        """A hash that changes exactly when the world's state (places or features) changes."""
-        hasher = hashlib.blake2b(digest_size=12)
+        """A hash that changes exactly when the world's state (places or features) changes. It is stored with
+        every change, so each item's part is written out again only when its stamp says the item changed."""
+        parts = []
         for tag in self.items:
-            place = self.places.get(tag)
-            hasher.update(f"{tag}|{place.link if place else ''}|{place.parent if place else ''}|".encode())
-            for name, value in sorted(self.features[tag].items()):
-                hasher.update(f"{name}={value!r};".encode())
-        return hasher.hexdigest()
+            stamp = self.stamps[tag]
+            kept = self._digested.get(tag)
+            if kept is None or kept[0] != stamp:
+                kept = self._digested[tag] = (stamp, self._digest_part(tag))
+            parts.append(kept[1])
+        return hashlib.blake2b(b"".join(parts), digest_size=12).hexdigest()
+
+    def _digest_part(self, tag: str) -> bytes:
+        place = self.places.get(tag)
+        features = "".join(f"{name}={value!r};" for name, value in sorted(self.features[tag].items()))
+        return f"{tag}|{place.link if place else ''}|{place.parent if place else ''}|{features}".encode()

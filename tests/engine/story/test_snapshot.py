@@ -88,7 +88,7 @@ def test_a_story_captured_in_steps_is_the_story_as_it_stood_at_the_first(monkeyp
         try:
             next(steps)
         except StopIteration as done:
-            blob = done.value
+            blob = snapshot.sealed(done.value)
             break
     assert Player(story).recount().text != before  # the story went on between the steps
     again = resume(load_world("cloak_plus"), blob)
