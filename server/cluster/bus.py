@@ -241,6 +241,8 @@ class UnixBus(Bus):
         self._reached: set[str] = set()
         """Workers a link was opened to once: started, so one refused now is down, not starting."""
         self._tasks: set[asyncio.Task[None]] = set()
+        self._incoming: dict[asyncio.StreamWriter, asyncio.Task[Any]] = {}
+        """The links other workers opened to this one, and the task reading each: `close` ends them."""
         self._notice: Callable[[int, bytes], None] = lambda socket, body: None
         self._lost: Callable[[str], None] = lambda worker: None
 
@@ -256,6 +258,9 @@ class UnixBus(Bus):
 
         async def serve(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
             peer = _Incoming(writer)
+            reading = asyncio.current_task()
+            if reading is not None:
+                self._incoming[writer] = reading
             try:
                 while (frame := await _frames(reader)) is not None:
                     if isinstance(frame, Call):
@@ -268,11 +273,8 @@ class UnixBus(Bus):
                         _write(writer, Known(frame.id, owner.knows(frame.token)))
                     elif isinstance(frame, Page):
                         _write(writer, Paged(frame.id, owner.page(frame.after, frame.limit)))
-            except asyncio.CancelledError:
-                # Cancelled as the worker stops: end quietly, since Python 3.11's stream server asks a cancelled
-                # handler for its exception and logs the CancelledError it raises as a traceback.
-                return
             finally:
+                self._incoming.pop(writer, None)
                 owner.gone(peer)
                 writer.close()
 
@@ -353,6 +355,14 @@ class UnixBus(Bus):
                 link.task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await link.task
+        # Each link to this worker is ended by closing it, so its reader sees the end and returns, rather than
+        # being cancelled when the loop stops: Python 3.11's stream server then asks the cancelled reader for its
+        # exception, and logs the CancelledError that raises as a traceback. Aborted, not closed: a peer that
+        # has stopped reading must not keep this worker from stopping until its bytes are taken.
+        readers = list(self._incoming.values())
+        for writer in list(self._incoming):
+            writer.transport.abort()
+        await asyncio.gather(*readers, return_exceptions=True)
         for task in list(self._tasks):
             task.cancel()
         self.path(self.me).unlink(missing_ok=True)

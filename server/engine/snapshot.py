@@ -62,7 +62,8 @@ EVENTS_A_PIECE = 500
 
 
 def capture(story: Story) -> bytes:
-    """The story as bytes: its world, events, concepts, log, undo marks, saves and spin, checksummed."""
+    """The story as bytes, as a store keeps them: its world, events, concepts, log, undo marks, saves and spin,
+    compressed and checksummed."""
     return sealed(drained(capturing(story)))
 
 
