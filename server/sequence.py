@@ -78,5 +78,8 @@ class Sequence:
         return list(self.recent)[len(self.recent) - (self.last - seen) :] if seen < self.last else []
 
     def reserved(self) -> int:
-        """The number to store with a change: above any this session is given before the next one is stored."""
-        return self.last + RESERVE
+        """The number to store with a change: above any this session is given before the next one is stored
+        (at least RESERVE above the last). It moves a whole RESERVE at a time, not with every number given, so
+        a command, which numbers its reply, seldom makes the session differ from what was last stored of it:
+        the store writes a session only when it changed."""
+        return (self.last // RESERVE + 2) * RESERVE

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from tests.persistence.conftest import DUO, connect, create
+from tests.persistence.conftest import DUO, connect, create, read_rows
 from tests.wire import Socket
 
 pytestmark = pytest.mark.asyncio
@@ -57,3 +57,31 @@ async def test_numbers_only_grow_across_a_restart_and_a_resume_gets_a_fresh_stat
     assert "Ann waves" in after["text"]
     told = await bob.ok("narrate", window=1)
     assert told["seq"] == after["seq"] and "Ann waves" in told["text"]
+
+
+async def test_a_command_does_not_rewrite_its_players_session(tmp_path: Path, servers: Any, http: Any) -> None:
+    """Each reply takes a number, but the number stored with a change is reserved a block ahead, so the
+    session's record stays as it was (the store writes a session only when it changed) and a restart still
+    counts on above every number given."""
+    data = tmp_path / "data"
+    server = servers(data)
+    instance = await create(http, server.url, str(DUO), 1)
+    ann = await connect(http, server.url, "ws")
+    token = (await ann.ok("join", instance=instance, actor="@ann", name="Ann"))["token"]
+
+    def stored_seq() -> int:
+        ((seq,),) = read_rows(data, "SELECT seq FROM sessions WHERE token = ?", token)
+        return int(seq)
+
+    first = await ann.ok("command", text="wave")
+    reserved = stored_seq()
+    replies = [await ann.ok("command", text="wave") for _ in range(5)]
+    assert [reply["seq"] for reply in replies] == list(range(first["seq"] + 1, first["seq"] + 6))
+    assert stored_seq() == reserved > replies[-1]["seq"], "the session was written again for each command"
+
+    await ann.close()
+    server.kill()
+    server = servers(data)
+    ann = await connect(http, server.url, "ws")
+    await ann.ok("resume", token=token)
+    assert (await ann.ok("command", text="wave"))["seq"] > replies[-1]["seq"]
