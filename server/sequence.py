@@ -25,9 +25,10 @@ KEPT = 100
 """Messages one session keeps for `resume` by default (`Config.resume_buffer`)."""
 
 RESERVE = 1024
-"""Numbers one stored change covers: every number a session is given comes after a change to its instance
-was stored (a reply or a notification follows a write), and one change gives a session at most a handful (a
-reply, one narration a command of its line, a rewind, an ending), far below this."""
+"""Numbers one stored change covers at least (`reserved` moves in steps of it, so up to twice as many): every
+number a session is given comes after a change to its instance was stored (a reply or a notification follows a
+write), and one change gives a session at most a handful (a reply, one narration a command of its line, a
+rewind, an ending), far below this."""
 
 CHANGING = frozenset({"command", "undo", "restart"})
 """The calls whose Reply is numbered and kept: each changes the story, so its answer cannot be asked again."""

@@ -127,10 +127,11 @@ def title(room: Item | None) -> str:
     return room.title if isinstance(room, Room) else ""
 
 
-class engine_errors:  # (named as the function it was: `with engine_errors("text"):`)
+class engine_errors:  # lower-case: it reads as the block it wraps, `with engine_errors("text"):`
     """Engine work in this block has its errors turned into the protocol's (the message says what was wrong;
     `field` names the parameter at fault), and its time added to the call's WORK, to be charged to the caller.
-    A class, not a generator: it wraps every turn, and a generator's context manager costs ten times as much."""
+    A class, not a generator's context manager: it wraps every turn (1.2 against 2.1 us here, most of what is
+    left the two readings of the clock)."""
 
     __slots__ = ("field", "started")
 

@@ -60,9 +60,9 @@ async def test_numbers_only_grow_across_a_restart_and_a_resume_gets_a_fresh_stat
 
 
 async def test_a_command_does_not_rewrite_its_players_session(tmp_path: Path, servers: Any, http: Any) -> None:
-    """Each reply takes a number, but the number stored with a change is reserved a block ahead, so the
-    session's record stays as it was (the store writes a session only when it changed) and a restart still
-    counts on above every number given."""
+    """Each reply takes a number, but the number stored with a change is reserved a block ahead, so a command
+    leaves the session's stored number as it was (and the store, which writes a session only when it changed,
+    need not write it again), and a restart still counts on above every number given."""
     data = tmp_path / "data"
     server = servers(data)
     instance = await create(http, server.url, str(DUO), 1)
