@@ -167,6 +167,9 @@ class Keeper:
         self.kept: dict[str, Kept] = {}
         self.restored: dict[str, Restored] = {}
         self._snapshotting: set[asyncio.Task[None]] = set()
+        self._one_snapshot = asyncio.Lock()
+        """Held while a snapshot is taken: like instances in a crowd come due together, and taken at once their
+        steps and compressions would hold every player up together (8 of Lost One's in one benchmark: p99 80 ms)."""
 
     async def close(self) -> None:
         """Stop writing (a snapshot still being taken is given up: the log restores the story without it) and
@@ -239,25 +242,26 @@ class Keeper:
         capture's first step (what can still change); the events are encoded after it, a piece at a time with
         the loop given back between, while the instance's players go on."""
         try:
-            async with instance.lock:
-                story = instance.story
-                length = len(story.log)
-                if story.log_kept != length or not story.settled or length <= kept.snapshot_at:
-                    return  # not all of it is stored yet, or a question awaits an answer: at a later change
-                last = story.log[-1]
-                steps = capturing(story)
-                next(steps)
-            # Compressed and checksummed in a thread: zlib and BLAKE2b let go of the interpreter's lock meanwhile.
-            blob = await asyncio.to_thread(sealed, await _finished(steps))
-            async with instance.lock:
-                # Undo, restart or restore since the capture began cut the log short: it is of another story.
-                if instance.story is not story or len(story.log) < length or story.log[length - 1] is not last:
-                    return
-                # Queued while the lock is held, so it is written before any later change to this instance
-                # (one that drops it, say); its commit need not hold the instance up.
-                stored = self.store.put_snapshot(instance.id, length, blob)
-                kept.snapshot_at, kept.unusable = length, False
-            await stored
+            async with self._one_snapshot:  # one at a time, from its capture to its commit
+                async with instance.lock:
+                    story = instance.story
+                    length = len(story.log)
+                    if story.log_kept != length or not story.settled or length <= kept.snapshot_at:
+                        return  # not all of it is stored yet, or a question awaits an answer: at a later change
+                    last = story.log[-1]
+                    steps = capturing(story)
+                    next(steps)
+                # Compressed and checksummed in a thread: zlib and BLAKE2b let go of the interpreter's lock meanwhile.
+                blob = await asyncio.to_thread(sealed, await _finished(steps))
+                async with instance.lock:
+                    # Undo, restart or restore since the capture began cut the log short: it is of another story.
+                    if instance.story is not story or len(story.log) < length or story.log[length - 1] is not last:
+                        return
+                    # Queued while the lock is held, so it is written before any later change to this instance
+                    # (one that drops it, say); its commit need not hold the instance up.
+                    stored = self.store.put_snapshot(instance.id, length, blob)
+                    kept.snapshot_at, kept.unusable = length, False
+                await stored
         except Exception:  # the log alone restores the story (an older snapshot, checked, or none)
             log.exception("instance %s: snapshot not taken", instance.id)
         finally:

@@ -1,6 +1,6 @@
 """The SQLite file of the embedded store: instances, their command logs, sessions, saves and snapshots.
 
-Called in one thread at a time: server/stores/sqlite.py puts it behind the async interface, its changes
+Called in one thread at a time: the store's writer process (server/stores/writer.py) holds it, its changes
 group-committed in `batch`es; `curveship export` opens it read-only (`SqliteFile.reader`).
 
 What makes an instance is its world (with a fingerprint of the world's source), seed and creation spin, and
@@ -156,11 +156,12 @@ class SqliteFile:
             raise
 
     @classmethod
-    def locks_for_workers(cls, directory: Path) -> tuple[int, int]:
+    def locks_for_workers(cls, directory: Path, locks: tuple[int, int] | None = None) -> tuple[int, int]:
         """Open the store in `directory` (made, checked and brought up to date as any server does) and keep
-        only its two locks, for worker processes to inherit: a lock held through an inherited descriptor is
-        the same lock, so a second server stays refused for as long as any worker of this one lives."""
-        store = cls(directory)
+        only its two locks (taken, or `locks` if given), for other processes to inherit: a server's workers,
+        each store's writer. A lock held through an inherited descriptor is the same lock, so a second server
+        stays refused for as long as any of them lives."""
+        store = cls(directory, locks)
         store.db.close()
         assert store._lock is not None and store._held is not None
         return store._lock, store._held

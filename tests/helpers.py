@@ -1,11 +1,14 @@
 """Do-this-expect-that helpers that run the whole pipeline, so tests read as one line each; `until`, the one way a
-test waits for something to happen; and `StepClock`, the time a test steps for a server."""
+test waits for something to happen; `StepClock`, the time a test steps for a server; and `disk_space`, a disk
+that fills up under the store."""
 
 from __future__ import annotations
 
 import asyncio
 import inspect
+import resource
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from protocol.spin import apply
@@ -71,3 +74,17 @@ class StepClock:
 
     def step(self, seconds: float) -> None:
         self.now += seconds
+
+
+def disk_space(store: Any, size: int | None) -> None:
+    """Let the SQLite store's writer grow no file past `size` bytes (0: it writes nothing at all; None: no limit):
+    the operating system's own refusal, as a full or vanished disk gives one."""
+    pid = store.writer_pid
+    assert pid is not None, "the store has no writer process"
+    limit = resource.RLIM_INFINITY if size is None else size
+    resource.prlimit(pid, resource.RLIMIT_FSIZE, (limit, resource.getrlimit(resource.RLIMIT_FSIZE)[1]))
+
+
+def largest_file(directory: Path) -> int:
+    """The size of the largest file in `directory`: below it, none of them may grow."""
+    return max(path.stat().st_size for path in directory.iterdir() if path.is_file())

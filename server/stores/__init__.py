@@ -4,8 +4,9 @@ Both keep the same things (server/stores/records.py): each instance's row (world
 turn, state hash…), its log (one row a position, unique per instance), its sessions, saves and snapshot.
 Every method is a coroutine and every write one change, durable when it returns:
 
-- `sqlite.SqliteStore` runs its work in a writer thread of its own, off the event loop; changes that arrive
-  while one commit is under way are committed together (one transaction, one sync to the disk).
+- `sqlite.SqliteStore` sends its work to a writer process of its own (`writer.py`), off the event loop and
+  its interpreter's lock; changes that arrive while one commit is under way are committed together (one
+  transaction, one sync to the disk).
 - `postgres.PostgresStore` speaks asyncpg; each change is its own transaction, and carries the fencing token
   of this node's lease on the instance (server/stores/leases.py): a node that lost its lease is refused.
 

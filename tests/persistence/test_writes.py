@@ -4,6 +4,8 @@ fails takes back only itself."""
 from __future__ import annotations
 
 import asyncio
+import os
+import signal
 import sqlite3
 from pathlib import Path
 
@@ -15,6 +17,7 @@ from server.host import Host
 from server.persist import Keeper
 from server.stores import StoredInstance
 from server.stores.sqlite import SqliteStore
+from tests.helpers import disk_space
 from tests.persistence.conftest import read_rows
 
 pytestmark = pytest.mark.asyncio
@@ -72,7 +75,7 @@ async def test_a_change_the_store_cannot_take_is_not_made_and_its_instance_comes
     await host.command(session, "w")
     stored = await host.state(session)
 
-    keeper.store.file.db.close()  # the disk goes away under the server: every write fails from now on
+    disk_space(keeper.store, 0)  # the disk goes away under the server: every write fails from now on
     with pytest.raises(RpcError) as failed:
         await host.command(session, "take lamp")
     assert failed.value.code == Code.INTERNAL_ERROR
@@ -93,4 +96,39 @@ async def test_a_change_the_store_cannot_take_is_not_made_and_its_instance_comes
     again, _ = await host.resume(joined.token)
     assert await host.state(again) == stored
     assert host.instances[instance].story.simulation.world.parent("@lamp") != "@operagoer"
+    await keeper.close()
+
+
+async def test_a_writer_process_that_dies_is_started_again_and_what_it_had_committed_comes_back(
+    tmp_path: Path,
+) -> None:
+    data = tmp_path / "data"
+    keeper = Keeper(SqliteStore(data))
+    store = keeper.store
+    assert isinstance(store, SqliteStore)
+    host = Host(keeper=keeper)
+    instance = (await host.create(m.CreateParams(world="cloak_plus", seed=4), author=True)).instance
+    session, joined = await host.join(m.JoinParams(instance=instance), author=False)
+    await host.command(session, "w")
+    stored = await host.state(session)
+    first = store.writer_pid
+    assert first is not None
+
+    os.kill(first, signal.SIGKILL)  # out of memory, say: the server lives on
+    with pytest.raises(RpcError) as failed:
+        await host.command(session, "take lamp")
+    assert failed.value.message.startswith("The change could not be stored, so it is not made")
+
+    assert await host.revive() == [instance], "the next write starts another writer"
+    assert store.writer_pid not in (None, first)
+    again, _ = await host.resume(joined.token)
+    assert await host.state(again) == stored, "back as last committed, the lamp not taken"
+    await host.command(again, "n")
+    await keeper.close()
+
+    keeper = Keeper(SqliteStore(data))
+    host = Host(keeper=keeper)
+    await host.reload()
+    resumed, _ = await host.resume(joined.token)
+    assert (await host.state(resumed)).turn == stored.turn + 1, "what the new writer committed is kept"
     await keeper.close()

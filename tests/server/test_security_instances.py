@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from server.app import HOST
-from tests.helpers import StepClock
+from tests.helpers import StepClock, disk_space, largest_file
 from tests.server.conftest import AUTHOR, Server, Start, world_path
 from tests.server.latency import a_player, unhurt
 from tests.wire import Http
@@ -116,7 +116,7 @@ async def test_a_change_the_store_cannot_take_is_explained(start: Start, tmp_pat
     await player.play("cloak")
     keeper = server.app[HOST].keeper
     assert keeper is not None
-    keeper.store.file.db.close()  # the disk goes away: every write fails from now on
+    disk_space(keeper.store, 0)  # the disk goes away: every write fails from now on
     error = await player.fail(-32603, "command", text="look")
     assert error["message"].startswith("The change could not be stored, so it is not made"), error
     assert (await Http(server).ok("worlds"))["worlds"], "the server goes on answering"
@@ -143,8 +143,7 @@ async def test_an_instance_out_of_service_for_a_full_disk_comes_back_when_writes
     player = Http(server)
     joined = await player.play("cloak")
     before = await player.ok("state")
-    (pages,) = keeper.store.file.db.execute("PRAGMA page_count").fetchone()
-    keeper.store.file.db.execute(f"PRAGMA max_page_count = {pages}")  # the disk is full: the file may not grow
+    disk_space(keeper.store, largest_file(tmp_path / "data"))  # the disk is full: no file may grow
     error = None
     for _ in range(500):
         answer = await player.call("command", text="say " + "words " * 300)
@@ -153,7 +152,7 @@ async def test_an_instance_out_of_service_for_a_full_disk_comes_back_when_writes
             break
     assert error is not None and error["code"] == -32603 and "could not be stored" in error["message"]
     await player.fail(-32002, "state")
-    keeper.store.file.db.execute("PRAGMA max_page_count = 1073741823")  # space freed
+    disk_space(keeper.store, None)  # space freed
     assert await host.revive() == [joined["instance"]]
     state = await player.ok("state")
     assert state["instance"] == before["instance"] and state["turn"] >= before["turn"]

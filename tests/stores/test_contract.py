@@ -182,7 +182,7 @@ def _fields(session: StoredSession) -> dict[str, Any]:
 async def _rename_behind_its_back(store: Store, token: str, name: str) -> None:
     """Change a session's row in the database directly, as no server would: to see whether it is written again."""
     if isinstance(store, SqliteStore):
-        db = sqlite3.connect(store.file.path)
+        db = sqlite3.connect(store.path)
         with db:
             db.execute("UPDATE sessions SET name = ? WHERE token = ?", (name, token))
         db.close()
@@ -193,7 +193,7 @@ async def _rename_behind_its_back(store: Store, token: str, name: str) -> None:
 
 async def _insert_log_row(store: Store, instance: str, seq: int, *entry: str) -> None:
     if isinstance(store, SqliteStore):
-        db = sqlite3.connect(store.file.path)
+        db = sqlite3.connect(store.path)
         try:
             with db:
                 db.execute("INSERT INTO log (instance, seq, entry, actor, text) VALUES (?, ?, ?, ?, ?)",
