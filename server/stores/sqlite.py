@@ -51,10 +51,11 @@ class _Writer:
     """One writer process, its pipes, and the calls it has not answered yet."""
 
     def __init__(self, directory: Path, locks: tuple[int, int]) -> None:
-        path = os.environ.get("PYTHONPATH")
-        env = {**os.environ, "PYTHONPATH": str(ROOT) + (os.pathsep + path if path else "")}
-        command = [sys.executable, "-m", "server.stores.writer", str(directory), *map(str, locks)]
-        self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, pass_fds=locks, env=env)
+        # Imported from this checkout by path, not by `-m`: that would put the working directory first on the
+        # path, and a `server` package there would be run in this one's place.
+        start = f"import sys; sys.path.insert(0, {str(ROOT)!r}); from server.stores.writer import main; main()"
+        command = [sys.executable, "-c", start, str(directory), *map(str, locks)]
+        self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, pass_fds=locks)
         assert self.process.stdin is not None and self.process.stdout is not None
         self.requests, self.replies = self.process.stdin.fileno(), self.process.stdout.fileno()
         os.set_blocking(self.requests, False)
@@ -66,6 +67,8 @@ class _Writer:
         self.ended: asyncio.Future[None] | None = None
         self.pending: dict[int, tuple[asyncio.Future[Any], Callable[[Any], Any] | None]] = {}
         self.backlog = bytearray()
+        self.drained: asyncio.Future[None] | None = None
+        """Awaited by `close` while there is a backlog: done once it is all sent (or the writer is gone)."""
         self.frames = Frames()
         self.calls = 0
         self.commits = 0
@@ -168,6 +171,7 @@ class SqliteStore:
         del writer.backlog[:written]
         if not writer.backlog and writer.loop is not None:
             writer.loop.remove_writer(writer.requests)
+            _done(writer.drained)
 
     def _replied(self, writer: _Writer) -> None:
         """The loop's call when replies arrive: each settles its call's future."""
@@ -196,6 +200,7 @@ class SqliteStore:
         if writer.backlog:
             writer.loop.remove_writer(writer.requests)
             writer.backlog.clear()
+            _done(writer.drained)
         code = writer.process.poll()
         if writer.pending:
             ending = f"exit status {code}" if code is not None else "its pipe closed"
@@ -207,8 +212,7 @@ class SqliteStore:
         if self._writer is writer:
             self._writer = None  # the next call starts another
         _close(writer)
-        if not writer.ended.done():
-            writer.ended.set_result(None)
+        _done(writer.ended)
 
     # -- ownership: this process holds the data directory's lock, so it owns every instance in it ----------
 
@@ -309,8 +313,9 @@ class SqliteStore:
         writer, self._writer = self._writer, None
         if writer is not None:
             if writer.loop is asyncio.get_running_loop():
-                while writer.backlog:  # the rest of what was sent, before the writer is told there is no more
-                    await asyncio.sleep(0.001)
+                if writer.backlog:  # the rest of what was sent, before the writer is told there is no more
+                    writer.drained = writer.loop.create_future()
+                    await writer.drained
                 writer.process.stdin.close()  # type: ignore[union-attr]
                 assert writer.ended is not None
                 await writer.ended  # its last replies read, the pipe's end seen
@@ -323,6 +328,11 @@ class SqliteStore:
             for descriptor in self._locks:
                 os.close(descriptor)
             self._locks = None
+
+
+def _done(future: asyncio.Future[None] | None) -> None:
+    if future is not None and not future.done():
+        future.set_result(None)
 
 
 def _close(writer: _Writer) -> None:

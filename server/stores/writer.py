@@ -163,9 +163,12 @@ def serve(file: SqliteFile, requests: int, replies: int) -> None:
 
 
 def main() -> None:
-    """`python -m server.stores.writer DIRECTORY LOCK HELD`: the locks are descriptors the server passed on."""
-    # Ctrl-C reaches the whole process group: the server closes this writer in order, after its last change.
+    """The writer's process, its arguments the data directory and the descriptors of the two locks the server
+    passed on to it (server/stores/sqlite.py starts it)."""
+    # Ctrl-C reaches the whole process group, and systemd's stop the whole service: the server closes this
+    # writer in order, after its last change, and a server that is gone ends its input anyway.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a file grown past its limit is a failed write, not a death
     logging.basicConfig(level=logging.WARNING, format="store writer: %(message)s")
     directory, lock, held = Path(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])

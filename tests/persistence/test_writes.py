@@ -132,3 +132,15 @@ async def test_a_writer_process_that_dies_is_started_again_and_what_it_had_commi
     resumed, _ = await host.resume(joined.token)
     assert (await host.state(resumed)).turn == stored.turn + 1, "what the new writer committed is kept"
     await keeper.close()
+
+
+async def test_a_server_started_beside_another_server_package_writes_with_its_own(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "server" / "stores").mkdir(parents=True)
+    (tmp_path / "server" / "__init__.py").write_text("raise SystemExit('the wrong server package was imported')\n")
+    monkeypatch.chdir(tmp_path)  # where the writer process starts: nothing there is imported
+    store = SqliteStore(tmp_path / "data")
+    await store.add_instance(StoredInstance("i1", "cloak", "f", 1, {}, 0, False))
+    assert [stored.id for stored in await store.instances()] == ["i1"]
+    await store.close()
