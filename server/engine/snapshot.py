@@ -75,9 +75,15 @@ def capturing(story: Story) -> Generator[None, None, bytes]:
         data = story.export()
         simulation = data.pop("simulation")
         concepts = simulation.pop("concepts")  # their own lists (`export_concept`): encoded in the steps after
-        # Encoded at once, which copies them: the world, the log and undo change with the next turn.
-        still = {"story": msgspec.Raw(_encode(data)), "simulation": msgspec.Raw(_encode(simulation))}
+        # Encoded at once, which copies it: the world changes with the next turn.
+        still = {"simulation": msgspec.Raw(_encode(simulation))}
+        # The log, the undo marks and the saves only grow or are cut short, and what they hold is frozen: copies
+        # of the lists are enough, and the story's part (mostly the log and the marks) is encoded after.
+        data["log"], data["saves"] = list(data["log"]), dict(data["saves"])
         events = list(story.simulation.events)  # (the events themselves are frozen: the list is all to copy)
+    yield
+    with collector_paused():
+        still = {"story": msgspec.Raw(_encode(data)), **still}
     encoded_concepts: list[msgspec.Raw] = []
     for concept in concepts:
         yield

@@ -72,8 +72,10 @@ class _Undo:
     parsing: dict[str, _Parsing]
 
 
-def _memories(parsing: dict[str, _Parsing]) -> dict[str, Any]:
-    return {actor: msgspec.to_builtins(state.memory) for actor, state in parsing.items()}
+def _memories(parsing: dict[str, _Parsing]) -> dict[str, Memory]:
+    # The records themselves, not their builtins: msgspec encodes them as it would those, in C, and a long
+    # story's undo marks hold thousands (converting them first was most of a snapshot's first step).
+    return {actor: state.memory for actor, state in parsing.items()}
 
 
 def _parsings(memories: dict[str, Any]) -> dict[str, _Parsing]:
@@ -299,8 +301,8 @@ class Story:
         return all(state.pending is None for state in self._parsing.values())
 
     def export(self) -> dict[str, Any]:
-        """Everything about this story as plain data but its events (see `Simulation.export`); call only when
-        `settled`."""
+        """Everything about this story as data msgspec encodes but its events (see `Simulation.export`); call
+        only when `settled`."""
         if not self.settled:
             raise EngineError("a question is waiting for an answer; the story cannot be captured now")
         return {

@@ -123,6 +123,22 @@ async def test_a_restart_resumes_from_the_snapshot_and_replays_only_the_rest(
     await keeper.close()
 
 
+async def test_instances_that_come_due_together_each_get_their_snapshot(tmp_path: Path) -> None:
+    # Snapshots are taken one at a time: those waiting for their turn are taken after, none is dropped.
+    data = tmp_path / "data"
+    host, keeper, first = await _started(data)
+    other = (await host.create(m.CreateParams(world="cloak_plus", seed=3), author=True)).instance
+    second, _ = await host.join(m.JoinParams(instance=other), author=False)
+    for index in range(SNAPSHOT_AFTER + 5):
+        for session in (first, second):
+            await host.command(session, COMMANDS[index % len(COMMANDS)])
+    await keeper.flushed()
+    taken = dict(read_rows(data, "SELECT instance, seq FROM snapshots"))
+    assert sorted(taken) == sorted([first.instance.id, other]), taken
+    assert all(SNAPSHOT_AFTER <= seq <= SNAPSHOT_AFTER + 6 for seq in taken.values()), taken
+    await keeper.close()
+
+
 async def test_players_go_on_while_a_snapshot_is_encoded_and_one_of_a_turn_taken_back_is_not_stored(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
