@@ -31,7 +31,13 @@ COMMANDS = ("look", "x sky", "listen", "i", "smile", "jump", "n", "s", "e", "w")
 """Typed in turn, in both worlds (none ends either story; a refusal is a turn too)."""
 SEEN = ("aiohttp", "ssl", "jsonrpcserver", "jsonschema", "numpy", "lemminflect", "inflect", "prompt_toolkit")
 """Packages whose import time is shown, or that they were not loaded before the first prompt."""
-ENV = {**os.environ, "PYTHONUNBUFFERED": "1", "NO_COLOR": "1", "CURVESHIP_HISTORY": os.devnull}
+ENV = {
+    **{k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"},
+    "NO_COLOR": "1",
+    "CURVESHIP_HISTORY": os.devnull,
+}
+"""Play as a player's machine runs it: its output flushed as the client flushes it (once a turn), not a write a
+line as PYTHONUNBUFFERED makes it (88 us more a Cloak command, each write waking the reader)."""
 WAIT = 60.0
 
 

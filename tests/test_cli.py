@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import dataclasses
+import os
 import random
+import select
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 from clients.cli.arguments import SERVE_LIMITS
@@ -89,6 +92,35 @@ def test_play_an_interactive_world_with_auto_then_piped_lines():
     assert "*** The story has ended." in done.stdout
     assert "You have scored 2 out of a possible 2." in done.stdout  # directives still answer after the ending
     assert "\nThe story has ended. You may undo, restart, or recount.\n" in done.stdout  # a command does not
+
+
+def test_piped_play_answers_each_line_before_the_next_is_sent():
+    # A program driving play through pipes reads each answer before it writes the next line; Python holds a
+    # pipe's output back unless told otherwise (PYTHONUNBUFFERED, which this test takes away).
+    env = {key: value for key, value in os.environ.items() if key != "PYTHONUNBUFFERED"}
+    process = subprocess.Popen(
+        [*CURVESHIP, "play", "cloak"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, cwd=ROOT, env=env
+    )
+    assert process.stdin is not None and process.stdout is not None
+    told = b""
+
+    def read_until(words: bytes) -> None:
+        nonlocal told
+        deadline = time.monotonic() + 60
+        while words not in told:
+            ready, _, _ = select.select([process.stdout], [], [], max(0.0, deadline - time.monotonic()))
+            assert ready, f"no {words!r} while the pipe stays open; told so far: {told[-300:]!r}"
+            told += os.read(process.stdout.fileno(), 65536)
+
+    try:
+        read_until(b"doorways lead south and west.")
+        for line, answer in ((b"west", b"Cloakroom"), (b":help", b":quit"), (b"east", b"Foyer")):
+            process.stdin.write(line + b"\n")
+            process.stdin.flush()
+            read_until(answer)
+    finally:
+        process.stdin.close()
+        assert process.wait(timeout=60) == 0
 
 
 def test_piped_play_sets_the_opening_apart_and_skips_comments():

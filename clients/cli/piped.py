@@ -1,8 +1,13 @@
 """Play in plain lines, for scripts and pipes: text as the server words it, on stdout, nothing styled or
-wrapped; statuses on stderr. At a terminal that is not one both ways (output to a file), a bare `> ` prompt."""
+wrapped; statuses on stderr. At a terminal that is not one both ways (output to a file), a bare `> ` prompt.
+
+Stdout is flushed once a turn is told and once a notification is, not line by line: a program reading the
+pipe has each turn whole as soon as it is told (Python holds a pipe's output back until its buffer fills), in
+one write rather than one a line."""
 
 from __future__ import annotations
 
+import sys
 from collections.abc import AsyncIterator, Sequence
 from typing import ClassVar
 
@@ -63,6 +68,7 @@ class PipedScreen(Screen):
     def turn_done(self) -> None:
         if not self.prompting:
             print()
+        sys.stdout.flush()
 
     def status(self, status: Status) -> None:
         show_status(status)
@@ -73,4 +79,5 @@ class PipedScreen(Screen):
     def _meanwhile(self, text: str) -> None:
         print(f"\n{text}")
         if self.prompting and self.reading:
-            print(PROMPT, end="", flush=True)
+            print(PROMPT, end="")
+        sys.stdout.flush()
