@@ -4,7 +4,7 @@ After every change to an instance (created, joined, left, a command, a spin set,
 before the server answers, one transaction records: the log from where it changed (an undo cuts it), the
 turn and the world's state hash, the instance's sessions (spin, what each was told) and new saves; a
 snapshot of a log since cut short (by undo, restart or restore) is dropped in the same transaction. The
-store (server/stores/) is SQLite in the data directory or PostgreSQL: SQLite's writes go through a thread of
+store (server/stores/) is SQLite in the data directory or PostgreSQL: SQLite's writes go through a process of
 their own, in order, so the event loop never waits on the disk, and changes that come in together are
 committed together; PostgreSQL's are fenced by this node's lease on the instance. None is answered before its
 commit.
@@ -12,8 +12,8 @@ commit.
 When the log has grown by a tenth since the last snapshot (and by SNAPSHOT_AFTER entries at least), a new one
 is taken after the change is stored and answered: its first step under the instance's lock, which keeps its
 story still, the rest a step at a time while play goes on, compressed in a thread, then stored in a
-transaction of its own. So the reply that made it due does not wait for it, nor does any other instance;
-the work is amortized linear in the log, and a restart replays at most a tenth of it.
+transaction of its own, one snapshot at a time. So the reply that made it due does not wait for it, nor does
+any other instance; the work is amortized linear in the log, and a restart replays at most a tenth of it.
 
 On start-up only the stored instances' rows and sessions are read (`lobby`): an instance is brought back on its
 first use (`restore(only=…)`), so a restart costs nothing per instance but a row. Brought back, its world is
