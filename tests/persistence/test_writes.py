@@ -144,3 +144,21 @@ async def test_a_server_started_beside_another_server_package_writes_with_its_ow
     await store.add_instance(StoredInstance("i1", "cloak", "f", 1, {}, 0, False))
     assert [stored.id for stored in await store.instances()] == ["i1"]
     await store.close()
+
+
+async def test_a_change_larger_than_the_pipe_to_the_writer_arrives_whole_and_in_order(tmp_path: Path) -> None:
+    store = SqliteStore(tmp_path / "data")
+    await store.add_instance(StoredInstance("i1", "cloak", "f", 1, {}, 0, False))
+    blob = os.urandom(5 << 20)  # five times what the pipe holds: sent a piece at a time as the writer reads
+    stored = store.put_snapshot("i1", 1, blob)
+    after = store.record("i1", cut=0, entries=[("command", "@you", "look")], turn=1, ended=False)
+    await asyncio.gather(stored, after)
+    assert await store.snapshot("i1") == (1, blob)
+    assert await store.log("i1") == [("command", "@you", "look")]
+    later = os.urandom(3 << 20)
+    last = store.put_snapshot("i1", 1, later)
+    await store.close()  # with most of it still to be sent: closing sends it, and waits for its commit
+    assert last.done() and last.exception() is None
+    store = SqliteStore(tmp_path / "data")
+    assert await store.snapshot("i1") == (1, later)
+    await store.close()
