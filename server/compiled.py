@@ -13,7 +13,7 @@ speed.
 What stays source: the package `__init__` modules, whatever authors build on or subclass (the items, actions
 and world definitions: a compiled class cannot be subclassed or given attributes by a world), and the modules
 whose records snapshots are decoded into (msgspec reads a class's annotations, which mypyc replaces with
-plain types: parser/pronouns.py, world/state.py, concepts.py, story.py).
+plain types: parser/pronouns.py, world/place.py, concepts.py, story.py).
 """
 
 from __future__ import annotations
@@ -41,6 +41,7 @@ HOT = (
     "server/engine/copying.py",
     "server/engine/simulate.py",
     "server/engine/world/perception.py",
+    "server/engine/world/state.py",
     "server/engine/english/*.py",
     "server/engine/narrator/*.py",
     "server/engine/narrator/*/*.py",
@@ -51,12 +52,12 @@ NOT_COMPILED = ("server/engine/parser/pronouns.py",)
 """Hot, but holding a record snapshots are decoded into (`Memory`)."""
 
 
-def sources() -> list[str]:
+def sources(root: Path = ROOT) -> list[str]:
     """The compiled modules' sources, relative to the project, in order."""
     found = {
-        path.relative_to(ROOT).as_posix()
+        path.relative_to(root).as_posix()
         for pattern in HOT
-        for path in ROOT.glob(pattern)
+        for path in root.glob(pattern)
         if path.name != "__init__.py"
     }
     return sorted(found - set(NOT_COMPILED))
@@ -73,10 +74,10 @@ def _interpreter() -> str:
 
 def built(manifest: Path = MANIFEST, root: Path = ROOT) -> dict[str, Path] | None:
     """The compiled modules by name, if the manifest matches this interpreter and every source as it is now;
-    None otherwise (nothing built, a source edited since, another Python)."""
+    None otherwise (nothing built, a source edited since, a module made hot or cold since, another Python)."""
     try:
         made = json.loads(manifest.read_text())
-        if made["interpreter"] != _interpreter():
+        if made["interpreter"] != _interpreter() or sorted(made["sources"]) != sources(root):
             return None
         for source, digest in made["sources"].items():
             if _digest(root / source) != digest:

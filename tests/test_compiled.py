@@ -58,6 +58,11 @@ def test_a_build_is_used_only_while_every_source_is_as_it_was_compiled(built_cop
     edited.write_text(edited.read_text().removesuffix("\n# an edit\n"))
     assert compiled.built(manifest, root) == libraries, "as it was compiled again"
 
+    added = root / "server/engine/english/added.py"
+    added.write_text('"""A hot module made since the build."""\n')
+    assert compiled.built(manifest, root) is None, "a module made since: it is not in the build"
+    added.unlink()
+
     library = next(iter(libraries.values()))
     library.unlink()
     assert compiled.built(manifest, root) is None, "a library missing"

@@ -4,22 +4,13 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
 from typing import Any
 
 import msgspec
 
 from server.engine.errors import UnknownName, WorldError
 from server.engine.world.items import ROOT, Door, Item, Link, Room, SharedThing
-
-
-@dataclass(frozen=True, slots=True)
-class Place:
-    """Where an item is: its link to its parent."""
-
-    link: Link
-    parent: str
-
+from server.engine.world.place import Place
 
 OPTICAL = frozenset({"glow", "lit", "on", "open", "transparent", "prominence"})
 """Features that light, sight or compartments depend on."""
