@@ -57,8 +57,9 @@ def collector_paused() -> Iterator[None]:
             gc.enable()
 
 
-EVENTS_A_PIECE = 500
-"""Events encoded in one step of `capturing` (about 2 ms of work here)."""
+EVENTS_A_PIECE = 200
+"""Events encoded in one step of `capturing` (about 0.6 ms of work here: at 500, steps of 2 ms gave a crowd of
+durable players a p99 2.11-2.24 times in memory's, against 1.45-1.92 at 200)."""
 
 
 def capture(story: Story) -> bytes:
