@@ -97,6 +97,8 @@ class SqliteStore:
         self._reader: ThreadPoolExecutor | None = None
         self._locks: tuple[int, int] | None = None
         self._writer: _Writer | None = None
+        self._closing = False
+        """Set when `close` begins: a call after it would start a writer nobody closes, holding the locks."""
         if reading:
             self._file = SqliteFile.reader(directory)
             self._reader = ThreadPoolExecutor(max_workers=1, thread_name_prefix="store")
@@ -117,7 +119,7 @@ class SqliteStore:
         """The request sent to the writer, now, behind those sent already: its reply, to be awaited."""
         if self.reading:
             raise StoreError(f"{self.where}: opened only to be read")
-        if self._locks is None:
+        if self._closing:
             raise StoreError(f"{self.where}: closed")
         loop = asyncio.get_running_loop()
         writer = self._writer if self._writer is not None else self._start()
@@ -305,6 +307,7 @@ class SqliteStore:
 
     async def close(self) -> None:
         """Everything sent is committed and answered, then the writer ends and the locks are let go of."""
+        self._closing = True
         if self._file is not None:
             file, self._file = self._file, None
             await asyncio.wrap_future(self._reader.submit(file.close))  # type: ignore[union-attr]

@@ -15,7 +15,7 @@ from protocol import messages as m
 from protocol.errors import Code, RpcError
 from server.host import Host
 from server.persist import Keeper
-from server.stores import StoredInstance
+from server.stores import StoredInstance, StoreError
 from server.stores.sqlite import SqliteStore
 from tests.helpers import disk_space
 from tests.persistence.conftest import read_rows
@@ -162,3 +162,16 @@ async def test_a_change_larger_than_the_pipe_to_the_writer_arrives_whole_and_in_
     store = SqliteStore(tmp_path / "data")
     assert await store.snapshot("i1") == (1, later)
     await store.close()
+
+
+async def test_a_write_asked_for_while_the_store_closes_is_refused_not_left_to_a_new_writer(tmp_path: Path) -> None:
+    store = SqliteStore(tmp_path / "data")
+    await store.add_instance(StoredInstance("i1", "cloak", "f", 1, {}, 0, False))
+    closing = asyncio.ensure_future(store.close())
+    await asyncio.sleep(0)  # close has begun, and waits on the writer
+    with pytest.raises(StoreError, match="closed"):
+        store.touch("i1")
+    await closing
+    again = SqliteStore(tmp_path / "data")  # the directory's lock was let go of: nothing else holds it
+    assert [stored.id for stored in await again.instances()] == ["i1"]
+    await again.close()
