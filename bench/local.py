@@ -36,8 +36,9 @@ ENV = {
     "NO_COLOR": "1",
     "CURVESHIP_HISTORY": os.devnull,
 }
-"""Play as a player's machine runs it: its output flushed as the client flushes it (once a turn), not a write a
-line as PYTHONUNBUFFERED makes it (88 us more a Cloak command, each write waking the reader)."""
+"""Play as a player's machine runs it: its output flushed as the client flushes it (whenever it waits for a line:
+here, with every line given at once, in blocks), not a write a line as PYTHONUNBUFFERED makes it (88 us more a
+Cloak command, each write waking the reader)."""
 WAIT = 60.0
 
 

@@ -68,7 +68,14 @@ async def piped_lines() -> AsyncIterator[str]:
                 return
 
     threading.Thread(target=read, name="curveship-stdin", daemon=True).start()
-    while (line := await lines.get()) is not None:
+    while True:
+        if lines.empty():
+            # About to wait for the next line: whoever writes it may be waiting for what was told so far.
+            # While lines are already there, output goes out in blocks, as any program's into a pipe.
+            sys.stdout.flush()
+        line = await lines.get()
+        if line is None:
+            return
         yield line
 
 
@@ -78,6 +85,7 @@ async def read_line(prompt: str | None) -> str | None:
     meanwhile and Ctrl-C never waits on it."""
     loop = asyncio.get_running_loop()
     answer: asyncio.Future[str | None] = loop.create_future()
+    sys.stdout.flush()  # what was told, out before the wait (as input() does for its prompt)
 
     def give(line: str | None) -> None:
         if not answer.done():

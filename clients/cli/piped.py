@@ -1,9 +1,9 @@
 """Play in plain lines, for scripts and pipes: text as the server words it, on stdout, nothing styled or
 wrapped; statuses on stderr. At a terminal that is not one both ways (output to a file), a bare `> ` prompt.
 
-Stdout is flushed once a turn is told and once a notification is, not line by line: a program reading the
-pipe has each turn whole as soon as it is told (Python holds a pipe's output back until its buffer fills), in
-one write rather than one a line."""
+Stdout is flushed whenever play waits for the next line, and once a notification is told: a program that
+writes a line and reads the answer has it whole as soon as it is told (Python holds a pipe's output back
+until its buffer fills), and lines given all at once are answered in blocks, as any program writes to a pipe."""
 
 from __future__ import annotations
 
@@ -68,7 +68,6 @@ class PipedScreen(Screen):
     def turn_done(self) -> None:
         if not self.prompting:
             print()
-        sys.stdout.flush()
 
     def status(self, status: Status) -> None:
         show_status(status)
