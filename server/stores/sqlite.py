@@ -55,7 +55,10 @@ class _Writer:
         # path, and a `server` package there would be run in this one's place.
         start = f"import sys; sys.path.insert(0, {str(ROOT)!r}); from server.stores.writer import main; main()"
         command = [sys.executable, "-c", start, str(directory), *map(str, locks)]
-        self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, pass_fds=locks)
+        try:
+            self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, pass_fds=locks)
+        except OSError as error:  # no process to be had (out of memory or of processes): nothing is written
+            raise StoreError(f"{directory}: the store's writer could not be started ({error})") from None
         assert self.process.stdin is not None and self.process.stdout is not None
         self.requests, self.replies = self.process.stdin.fileno(), self.process.stdout.fileno()
         os.set_blocking(self.requests, False)
@@ -106,7 +109,12 @@ class SqliteStore:
             # Made, checked, brought up to date and locked here, so whatever is wrong with it is the caller's
             # StoreError now; the writer, started at once, opens it again with these locks.
             self._locks = SqliteFile.locks_for_workers(directory, locks)
-            self._writer = _Writer(directory, self._locks)
+            try:
+                self._writer = _Writer(directory, self._locks)
+            except StoreError:
+                for descriptor in self._locks:
+                    os.close(descriptor)
+                raise
 
     @property
     def writer_pid(self) -> int | None:

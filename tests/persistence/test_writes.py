@@ -7,6 +7,7 @@ import asyncio
 import os
 import signal
 import sqlite3
+import sys
 from pathlib import Path
 
 import pytest
@@ -175,3 +176,16 @@ async def test_a_write_asked_for_while_the_store_closes_is_refused_not_left_to_a
     again = SqliteStore(tmp_path / "data")  # the directory's lock was let go of: nothing else holds it
     assert [stored.id for stored in await again.instances()] == ["i1"]
     await again.close()
+
+
+async def test_a_writer_that_cannot_be_started_is_a_clear_error_and_keeps_no_lock(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with monkeypatch.context() as patched:
+        patched.setattr(sys, "executable", str(tmp_path / "gone" / "python3"))  # the interpreter upgraded away
+        with pytest.raises(StoreError, match="the store's writer could not be started"):
+            SqliteStore(tmp_path / "data")
+    store = SqliteStore(tmp_path / "data")  # the directory's lock was let go of
+    await store.add_instance(StoredInstance("i1", "cloak", "f", 1, {}, 0, False))
+    assert [stored.id for stored in await store.instances()] == ["i1"]
+    await store.close()
