@@ -200,8 +200,11 @@ class SqliteStore:
                 continue
             if not ok:
                 future.set_exception(raised(*value))
-            else:
+                continue
+            try:
                 future.set_result(value if convert is None else convert(value))
+            except Exception as error:  # a record that does not read back: this caller's error, not the others'
+                future.set_exception(StoreError(f"{self.where}: a reply could not be read ({error})"))
 
     def _ended(self, writer: _Writer) -> None:
         """The writer's replies ended: closed by us, or it died. What it had not answered fails."""
