@@ -127,7 +127,7 @@ class Config:
     """The host's clock: rate limits, lockouts, presence, session expiry and idle instances; tests step their own."""
     store_locks: tuple[int, int] | None = None
     """The data directory's locks, when this server is one worker of several: taken by the process that
-    started the workers and inherited (see `Store.locks_for_workers`)."""
+    started the workers and inherited (see `SqliteFile.locks_to_share`)."""
 
     def __post_init__(self) -> None:
         if self.author_token is not None and len(self.author_token) < MIN_AUTHOR_TOKEN:

@@ -113,7 +113,7 @@ class SqliteFile:
 
     def __init__(self, directory: Path, locks: tuple[int, int] | None = None) -> None:
         """`locks`: the two locks below, taken already by the server this process is a worker of (see
-        `locks_for_workers`) and inherited: the workers of one server share one store."""
+        `locks_to_share`) and inherited: the workers of one server share one store."""
         self.path = directory / "curveship.sqlite"
         self._held: int | None = None
         try:
@@ -156,7 +156,7 @@ class SqliteFile:
             raise
 
     @classmethod
-    def locks_for_workers(cls, directory: Path, locks: tuple[int, int] | None = None) -> tuple[int, int]:
+    def locks_to_share(cls, directory: Path, locks: tuple[int, int] | None = None) -> tuple[int, int]:
         """Open the store in `directory` (made, checked and brought up to date as any server does) and keep
         only its two locks (taken, or `locks` if given), for other processes to inherit: a server's workers,
         each store's writer. A lock held through an inherited descriptor is the same lock, so a second server

@@ -123,7 +123,7 @@ async def serving(
     (SIGTERM, then waited for) when the block ends. A data directory already in use raises StoreError before
     any starts."""
     # SQLite's locks, for the workers to inherit; a PostgreSQL store has leases of its own instead.
-    locks = SqliteFile.locks_for_workers(config.data) if config.data is not None and not config.store else None
+    locks = SqliteFile.locks_to_share(config.data) if config.data is not None and not config.store else None
     links = Path(tempfile.mkdtemp(prefix="curveship-workers-"))  # 0700: the links are this user's alone
     held: socket.socket | None = None
     settings: dict[str, Any] = {}

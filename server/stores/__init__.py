@@ -141,7 +141,7 @@ async def open_store(
     reading: bool = False,
 ) -> Store:
     """The store `url` names: a `postgresql://` URL (or `postgres://`), or None for the SQLite file in the data
-    directory `data` (`locks`: its locks, inherited by a worker, see SqliteFile.locks_for_workers). A URL of another
+    directory `data` (`locks`: its locks, inherited by a worker, see SqliteFile.locks_to_share). A URL of another
     kind, or neither, is a StoreError saying what is taken. `reading`: opened only to be read, beside any server
     using it (`curveship export`): no lock taken nor lease claimed, nothing made or written, and a store that
     is not there is a StoreError."""

@@ -76,10 +76,6 @@ class _Writer:
         self.calls = 0
         self.commits = 0
 
-    @property
-    def idle(self) -> bool:
-        return not self.pending and not self.backlog
-
 
 class SqliteStore:
     """One SQLite file in the data directory, one server at a time (a lock file); see the module's docstring."""
@@ -108,7 +104,7 @@ class SqliteStore:
         else:
             # Made, checked, brought up to date and locked here, so whatever is wrong with it is the caller's
             # StoreError now; the writer, started at once, opens it again with these locks.
-            self._locks = SqliteFile.locks_for_workers(directory, locks)
+            self._locks = SqliteFile.locks_to_share(directory, locks)
             try:
                 self._writer = _Writer(directory, self._locks)
             except StoreError:
@@ -145,13 +141,9 @@ class SqliteStore:
         return self._writer
 
     def _bind(self, writer: _Writer, loop: asyncio.AbstractEventLoop) -> None:
-        """Let `loop` read the writer's replies (a store is used from one loop at a time: another may take it
-        over once every call of the first is answered)."""
+        """Let `loop` read the writer's replies: the loop of its first call, the only one it serves."""
         if writer.loop is not None:
-            if not writer.idle and not writer.loop.is_closed():
-                raise RuntimeError(f"{self.where}: in use from another event loop")
-            if not writer.loop.is_closed():
-                writer.loop.remove_reader(writer.replies)
+            raise RuntimeError(f"{self.where}: in use from another event loop")
         writer.loop, writer.ended = loop, loop.create_future()
         loop.add_reader(writer.replies, self._replied, writer)
 
