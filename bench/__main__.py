@@ -83,7 +83,8 @@ NUMBERS = {
     "durable_seconds": "how long they play, each way",
     "unload_instances": "idle Lost One instances measured loaded and unloaded (persistence.unloading)",
     "write_seconds": "how long each crowd of instances writes to each store (persistence.commits)",
-    "turns": "commands per world of the in-process turn (engine.turn) and of piped play (local.command)",
+    "turns": "commands per world of the in-process turn (engine.turn)",
+    "piped": "commands per world of piped play and of its engine turn (local.command)",
 }
 """Every numeric setting has a flag (`restart_turns` is `--restart-turns`); the default comes from Settings."""
 

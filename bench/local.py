@@ -107,7 +107,7 @@ def _engine_here(world: str, lines: list[str]) -> float:
 def per_command(settings: Settings) -> Result:
     """Both measures in CPU seconds, which the rest of a busy machine does not inflate as it does the wall clock
     (play's commands are all piped in at once, so it never waits on a reader)."""
-    count = max(10, settings.turns)
+    count = max(10, settings.piped)
     worlds: dict[str, Any] = {}
     for world in WORLDS:
         lines = _lines(WARM + count)

@@ -49,6 +49,9 @@ class Settings:
     """How long each crowd of instances writes to each store (persistence.commits)."""
     turns: int = 1_000
     """Commands per world of the in-process turn (bench engine.turn)."""
+    piped: int = 5_000
+    """Commands per world piped into a local play (local.command). Its start-up is taken off, but that varies by
+    tens of milliseconds from run to run: over 1,000 commands, a Cloak command's figure moved by a sixth."""
 
 
 @dataclass(frozen=True, slots=True)

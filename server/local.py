@@ -61,7 +61,7 @@ class LocalLink:
         """Answer one message (a request or a batch); None when it gets no answer (notifications only). No cap
         on its size: it comes from this process, not from someone on the network."""
         self.caller.session = self.session
-        return await rpc.handle(data, self.caller, self.server.methods)
+        return await rpc.handle(data, self.caller, self.server.methods, shared=False)
 
     def close(self) -> None:
         """Let go of the session, as a closed socket does (it then counts as without a connection)."""

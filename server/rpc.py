@@ -304,10 +304,13 @@ async def handle(
     table: dict[str, Callable[..., Awaitable[Result]]],
     max_batch: int = 100,
     max_answer: int = 1024 * 1024,
+    *,
+    shared: bool = True,
 ) -> bytes | None:
     """Answer one message (a request or a batch); None when nothing is to be sent back. Each answer is charged
     to its caller by its size (ANSWER_CHUNK); once a batch's answers pass `max_answer` bytes, the members
-    after are not made, and each is answered -32007."""
+    after are not made, and each is answered -32007. `shared`: other clients share the event loop, and each
+    request lets them in first (False only for the in-process server, which serves one)."""
     try:
         message = msgspec.json.decode(raw)
     except msgspec.DecodeError as error:
@@ -326,8 +329,10 @@ async def handle(
     async with contextlib.AsyncExitStack() as held:
         turns: asyncio.Lock | None = None
         for index, member in enumerate(members):
-            if index:
-                await asyncio.sleep(0)  # let other clients in between members: a long batch stalls nobody
+            if index or shared:
+                # Let the other clients in first, as a task per request would: a socket sending request after
+                # request, or a long batch, must not keep the loop to itself.
+                await asyncio.sleep(0)
             # Each member is dispatched as a task of its own, which lets other messages run in between: the
             # instance's `turns`, held from the first member that has a session to the end, keeps another
             # session's commands from slipping in among this batch's.
@@ -389,10 +394,7 @@ async def _dispatched(
     response and serialization), as `async_dispatch_to_serializable` takes it, less two: binding the params to
     the method's signature, which cannot fail here (every method takes the caller and any params, which it
     decodes with msgspec into the contract's struct and so checks itself) and cost more than the rest of the
-    dispatch, and gathering the one request in a task of its own (in its place, one pass of the loop)."""
-    # Let the other clients in first, as the task per request did: a socket sending request after request must
-    # not keep the loop to itself.
-    await asyncio.sleep(0)
+    dispatch, and gathering the one request in a task of its own (in its place, `handle` gives the loop a pass)."""
     try:
         made = create_request(request)
         method = table.get(made.method)

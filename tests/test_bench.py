@@ -343,7 +343,7 @@ def test_the_steady_load_benchmark_paces_the_crowd_and_reports_its_percentiles()
 def test_local_benchmarks_play_piped_and_at_a_terminal_and_see_the_imports():
     from bench import local
 
-    commanded = local.per_command(Settings(turns=10, repeats=1))
+    commanded = local.per_command(Settings(piped=10, repeats=1))
     assert set(commanded["worlds"]) == set(local.WORLDS)
     assert all(_positive(r["engine_s"]) and r["ratio"] >= 0 for r in commanded["worlds"].values())
     assert "play/engine" in local.report_per_command(commanded)

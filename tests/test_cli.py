@@ -123,6 +123,35 @@ def test_piped_play_answers_each_line_before_the_next_is_sent():
         assert process.wait(timeout=60) == 0
 
 
+def test_piped_play_reads_lines_however_the_pipe_cuts_them():
+    # Piped input is read a block at a time: a character cut between two writes is still one character, a line
+    # may end in CRLF, and the last line needs no newline.
+    process = subprocess.Popen([*CURVESHIP, "play", "cloak"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, cwd=ROOT)
+    assert process.stdin is not None and process.stdout is not None
+    told = b""
+
+    def read_until(words: bytes) -> None:
+        nonlocal told
+        deadline = time.monotonic() + 60
+        while words not in told:
+            ready, _, _ = select.select([process.stdout], [], [], max(0.0, deadline - time.monotonic()))
+            assert ready, f"no {words!r} while the pipe stays open; told so far: {told[-300:]!r}"
+            told += os.read(process.stdout.fileno(), 65536)
+
+    try:
+        process.stdin.write(b"west\r\nx caf\xc3")  # the first byte of "\xe9" only
+        process.stdin.flush()
+        read_until(b"Cloakroom")  # the line before the cut one is played at once
+        process.stdin.write(b"\xa9\r\neast")
+    finally:
+        process.stdin.close()
+        assert process.wait(timeout=60) == 0
+    told += process.stdout.read()
+    assert 'know the word "café"'.encode() in told
+    assert "\ufffd".encode() not in told  # (what the cut bytes would have become, decoded apart)
+    assert told.rstrip().endswith(b"doorways lead south and west.")  # "east", with no newline after it
+
+
 def test_piped_play_sets_the_opening_apart_and_skips_comments():
     done = curveship("play", "cloak", stdin="# going west first\nwest\n  # and nothing else\n")
     assert done.returncode == 0

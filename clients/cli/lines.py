@@ -3,12 +3,18 @@
 from __future__ import annotations
 
 import asyncio
+import codecs
+import collections
 import contextlib
 import io
+import os
 import sys
 import threading
 from collections.abc import AsyncIterator
 from pathlib import Path
+
+BLOCK = 65536
+"""Bytes of piped input read at most at once (a pipe's buffer here)."""
 
 
 class Unreadable(Exception):
@@ -51,29 +57,45 @@ async def piped_lines() -> AsyncIterator[str]:
     file: nobody is prompted, so reading ahead changes nothing one sees), so a line is there as soon as the
     last one is answered and notifications print meanwhile."""
     loop = asyncio.get_running_loop()
-    lines: asyncio.Queue[str | None] = asyncio.Queue()
+    lines: collections.deque[str | None] = collections.deque()
+    more = asyncio.Event()
+
+    def arrived(block: list[str | None]) -> None:
+        lines.extend(block)
+        more.set()
 
     def read() -> None:
-        _keeping_bytes()
+        # A block at a time, all the lines it holds handed over at once: a line a wake-up of the loop cost piped
+        # play a twentieth of a Cloak command. Newlines and bytes that are not UTF-8 are read as sys.stdin reads
+        # them (universal newlines; bytes kept as surrogates for `readable`, never an error that would read as
+        # the end of input).
+        decoder = io.IncrementalNewlineDecoder(codecs.getincrementaldecoder("utf-8")("surrogateescape"), True)
+        partial = ""
         while True:
             try:
-                line: str | None = sys.stdin.readline() or None
+                chunk = os.read(sys.stdin.fileno(), BLOCK)  # (what a pipe holds, up to BLOCK)
             except (OSError, ValueError):
-                line = None
+                chunk = b""
+            *whole, partial = (partial + decoder.decode(chunk, final=not chunk)).split("\n")
+            block: list[str | None] = list(whole)
+            if not chunk:  # the end: a last line without its newline, then None
+                block += [partial, None] if partial else [None]
             try:
-                loop.call_soon_threadsafe(lines.put_nowait, None if line is None else line.rstrip("\n"))
+                loop.call_soon_threadsafe(arrived, block)
             except RuntimeError:  # the loop closed meanwhile: nobody is waiting
                 return
-            if line is None:
+            if not chunk:
                 return
 
     threading.Thread(target=read, name="curveship-stdin", daemon=True).start()
     while True:
-        if lines.empty():
+        while not lines:
             # About to wait for the next line: whoever writes it may be waiting for what was told so far.
             # While lines are already there, output goes out in blocks, as any program's into a pipe.
             sys.stdout.flush()
-        line = await lines.get()
+            more.clear()
+            await more.wait()
+        line = lines.popleft()
         if line is None:
             return
         yield line
