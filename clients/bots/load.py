@@ -14,8 +14,9 @@ A run, in order:
      behind shows it, rather than slowing the load down).
    A story that ends is begun again (`restart`, as an author) or, without author permission, replaced by
    a new instance. Progress goes to stderr every second; the report, to stdout, at the end.
-4. The report: commands, commands/s, latency p50/p90/p99/max/mean in ms, errors by code, and the CPU and
-   memory of the server where they can be read (this process's, when the server runs in it; `--server-pid`).
+4. The report: commands, commands/s, latency p50/p90/p99/max/mean in ms, errors by code, the notifications
+   the players were sent (each read as it comes, between commands), and the CPU and memory of the server
+   where they can be read (this process's, when the server runs in it; `--server-pid`).
 
 `python -m clients.bots.load --url ws://127.0.0.1:8765 --players 50 --instances 10 --world lost_one
 --mode closed --seconds 10` (or `curveship load --server …`). Every loop is bounded by `--seconds`: the run
@@ -80,6 +81,8 @@ class _Tally:
     endings: int = 0
     """Stories that ended and were begun again."""
     skipped: int = 0
+    told: int = 0
+    """Notifications the players were sent (what the others did, as each one's actor perceived it)."""
 
 
 def base_url(url: str) -> str:
@@ -143,6 +146,9 @@ class _Player:
         try:
             await self.conn.call("command", text=text)
             self.tally.latencies.append(time.perf_counter() - due)
+            # Read, as a player reads along, and let go: kept unread, every narration of the others' turns piled
+            # up in this process, and its collector's ever longer passes showed as the server's latency.
+            self.tally.told += len(self.conn.arrived())
         except CallError as error:
             if error.code == Code.ENDED:  # another's command ended it: a story's ending, not the server's error
                 await self.begin_again()
@@ -318,6 +324,7 @@ def _report(
         "errors": dict(sorted(tally.errors.items())),
         "endings": tally.endings,
         "skipped": tally.skipped,
+        "notifications": tally.told,
         "server": None,
     }
     if before is not None and after is not None:

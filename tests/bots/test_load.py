@@ -20,6 +20,7 @@ async def test_closed_players_play_for_the_time_asked_and_the_report_says_how_it
     report = await run(Options(url=socket, players=4, instances=2, world="cloak_plus", seconds=1, progress=False))
     assert report["commands"] > 0 and report["errors"] == {}, "a story that ends is begun again, not an error"
     assert report["players"] == 4 and report["url"] == roomy.url
+    assert report["notifications"] > 0, "two players to an instance: each is told of the other's turns"
     latency = report["latency_ms"]
     assert 0 < latency["p50"] <= latency["p90"] <= latency["p99"] <= latency["max"]
     assert report["server"] is None, "a server elsewhere, and no pid given: its CPU is not guessed"
