@@ -7,10 +7,9 @@ import codecs
 import collections
 import contextlib
 import io
-import os
 import sys
 import threading
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 BLOCK = 65536
@@ -65,27 +64,19 @@ async def piped_lines() -> AsyncIterator[str]:
         more.set()
 
     def read() -> None:
-        # A block at a time, all the lines it holds handed over at once: a line a wake-up of the loop cost piped
-        # play a twentieth of a Cloak command. Newlines and bytes that are not UTF-8 are read as sys.stdin reads
-        # them (universal newlines; bytes kept as surrogates for `readable`, never an error that would read as
-        # the end of input).
-        decoder = io.IncrementalNewlineDecoder(codecs.getincrementaldecoder("utf-8")("surrogateescape"), True)
         partial = ""
-        while True:
-            try:
-                chunk = os.read(sys.stdin.fileno(), BLOCK)  # (what a pipe holds, up to BLOCK)
-            except (OSError, ValueError):
-                chunk = b""
-            *whole, partial = (partial + decoder.decode(chunk, final=not chunk)).split("\n")
-            block: list[str | None] = list(whole)
-            if not chunk:  # the end: a last line without its newline, then None
-                block += [partial, None] if partial else [None]
-            try:
+        try:
+            for text in _stdin_blocks():
+                *whole, partial = (partial + text).split("\n")
+                block: list[str | None] = list(whole)
                 loop.call_soon_threadsafe(arrived, block)
-            except RuntimeError:  # the loop closed meanwhile: nobody is waiting
-                return
-            if not chunk:
-                return
+        except (OSError, ValueError):
+            pass  # stdin unreadable (closed under it): the end of input, as for readline
+        except RuntimeError:
+            return  # the loop closed meanwhile: nobody is waiting
+        ending: list[str | None] = [partial, None] if partial else [None]  # a last line needs no newline
+        with contextlib.suppress(RuntimeError):
+            loop.call_soon_threadsafe(arrived, ending)
 
     threading.Thread(target=read, name="curveship-stdin", daemon=True).start()
     while True:
@@ -99,6 +90,22 @@ async def piped_lines() -> AsyncIterator[str]:
         if line is None:
             return
         yield line
+
+
+def _stdin_blocks() -> Iterator[str]:
+    """Stdin's text as it comes, a block at a time: all the lines a block holds are handed over at once (a line
+    a wake-up of the loop cost piped play a twentieth of a Cloak command). Read as sys.stdin reads: universal
+    newlines, and bytes that are not UTF-8 kept as surrogates for `readable`, never an error that would read as
+    the end of input."""
+    read1 = getattr(getattr(sys.stdin, "buffer", None), "read1", None)
+    if read1 is None:  # a text stream put in stdin's place (a program running play inside itself)
+        while line := sys.stdin.readline():
+            yield line
+        return
+    decoder = io.IncrementalNewlineDecoder(codecs.getincrementaldecoder("utf-8")("surrogateescape"), True)
+    while chunk := read1(BLOCK):  # (what a pipe holds, up to BLOCK)
+        yield decoder.decode(chunk)
+    yield decoder.decode(b"", final=True)
 
 
 async def read_line(prompt: str | None) -> str | None:
