@@ -1,4 +1,4 @@
-"""A served process's collector: full collections walk only what is new, and cyclic garbage that was set aside is
+"""A served process's collector: collections walk only what is new, and cyclic garbage that was set aside is
 reclaimed once the heap has doubled (server/heap.py). Run in a fresh interpreter, so that the policy and the heap
 are that process's own, as in `curveship serve`."""
 
@@ -21,9 +21,9 @@ GROWING = textwrap.dedent(
         pass
 
     walks = []
-    def walked(phase, info):  # after the policy's own callback: what this full collection is about to walk
-        if phase == "start" and info["generation"] == 2:
-            walks.append(len(gc.get_objects(2)))
+    def walked(phase, info):  # after the policy's own callback: what this collection is about to walk
+        if phase == "start" and info["generation"] > 0:
+            walks.append(sum(len(gc.get_objects(g)) for g in range(info["generation"] + 1)))
 
     base = [{"turn": [n]} for n in range(600_000)]  # what start-up made (the worlds, instances brought back)
     freeze_heap()
@@ -52,17 +52,19 @@ GROWING = textwrap.dedent(
 )
 
 
-def test_full_collections_walk_only_what_is_new_and_cycles_set_aside_are_reclaimed_as_the_heap_doubles() -> None:
+def test_collections_walk_only_what_is_new_and_cycles_set_aside_are_reclaimed_as_the_heap_doubles() -> None:
     ran = subprocess.run(
         [sys.executable, "-c", GROWING], cwd=ROOT, capture_output=True, text=True, timeout=120, check=True
     )
     seen = json.loads(ran.stdout)
     walks, heap = seen["walks"], seen["heap"]
     whole = [n for n in walks if n > heap / 4]
-    assert len(walks) > 10 and len(whole) < len(walks) / 4, walks
-    # Most full collections walk a few commands' worth, whatever the heap has grown to (left alone, every one
-    # would walk all of it: here up to four million objects).
-    assert sorted(walks)[len(walks) // 2] < 200_000, walks
-    assert whole, "the heap doubled: one collection walks all of it once"
+    assert len(walks) > 100, walks
+    # Every collection but the rare whole walk walks a few commands' worth, whatever the heap has grown to (left
+    # alone, a full collection would walk all of it: here up to four million objects; and each of the middle
+    # generation's, ten young collections' survivors).
+    rest = [n for n in walks if n <= heap / 4]
+    assert max(rest) < 5_000, sorted(rest)[-10:]
+    assert 1 <= len(whole) <= 3, f"the heap doubled: a collection walks all of it, once each time ({whole})"
     assert seen["kept_after_closing"], "set aside while it lived, the connection's cycles wait"
     assert seen["reclaimed"], "and are reclaimed by the walk of the whole heap once it has doubled"
