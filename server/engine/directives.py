@@ -54,6 +54,8 @@ class Directives:
 
     def __init__(self) -> None:
         self._all: dict[str, Directive] = {}
+        self._any: re.Pattern[str] | None = None
+        """Every form of every directive in one pattern: most lines are none, and are told so in one match."""
 
     def add(
         self,
@@ -75,6 +77,7 @@ class Directives:
             called = frozenset(heads or (name.split()[0],))
             said = usage or no_more_words(name)
             self._all[name] = Directive(name, re.compile(pattern + r"\Z"), handler, author_only, called, said)
+            self._any = None
             return handler
 
         return register
@@ -82,6 +85,10 @@ class Directives:
     def match(self, line: str) -> tuple[Directive, re.Match[str]] | None:
         """The directive `line` is, in a form it takes, and the match of that form; None if it is none."""
         text = normalize(line)
+        if self._any is None:
+            self._any = re.compile("|".join(f"(?:{d.pattern.pattern})" for d in self._all.values()) or r"(?!)")
+        if self._any.match(text) is None:
+            return None
         for directive in self._all.values():
             found = directive.pattern.match(text)
             if found:
