@@ -34,8 +34,10 @@ def split_commands(line: str) -> list[str]:
     """`;` separates commands, and so does a `.` that ends a sentence ("w. n", "w.") or stands between two
     letters ("w.e"), except inside quotation marks ("say "hi. bye""), in numbers ("6.5", "0;2") and in what save,
     restore and spin are given ("save my.game")."""
-    if _BREAKING.search(line) is None:  # one command, as most lines are: in a tenth of the time (every line is
-        command = line.strip()  # split by its client and twice by the server)
+    if _BREAKING.search(line) is None:
+        # One command, as most lines are, found in a tenth of the time: every line is split by its client and
+        # twice by the server.
+        command = line.strip()
         return [command] if command else []
     line = plain(line)
     commands: list[str] = []

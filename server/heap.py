@@ -43,6 +43,8 @@ class _Policy:
     """Blocks in use after the last collection that walked the whole heap."""
     walking_all = False
     """Whether the full collection under way walks the frozen heap too."""
+    middle_was: int | None = None
+    """The middle generation's threshold before `freeze_heap` set it, for `thaw_heap` to put back."""
 
 
 def freeze_heap() -> None:
@@ -50,7 +52,9 @@ def freeze_heap() -> None:
     generation."""
     gc.collect()
     gc.freeze()
-    young, _, oldest = gc.get_threshold()
+    young, middle, oldest = gc.get_threshold()
+    if _Policy.middle_was is None:
+        _Policy.middle_was = middle
     gc.set_threshold(young, MIDDLE_EVERY, oldest)
     _Policy.walked_all_left = sys.getallocatedblocks()
     if _setting_aside not in gc.callbacks:
@@ -61,8 +65,10 @@ def thaw_heap() -> None:
     """Back to the collector's own policy, everything within its reach again (for a benchmark or a test)."""
     if _setting_aside in gc.callbacks:
         gc.callbacks.remove(_setting_aside)
-    young, _, oldest = gc.get_threshold()
-    gc.set_threshold(young, 10, oldest)
+    if _Policy.middle_was is not None:
+        young, _, oldest = gc.get_threshold()
+        gc.set_threshold(young, _Policy.middle_was, oldest)
+        _Policy.middle_was = None
     gc.unfreeze()
 
 

@@ -94,59 +94,63 @@ def test_play_an_interactive_world_with_auto_then_piped_lines():
     assert "\nThe story has ended. You may undo, restart, or recount.\n" in done.stdout  # a command does not
 
 
-def test_piped_play_answers_each_line_before_the_next_is_sent():
-    # A program driving play through pipes reads each answer before it writes the next line; Python holds a
-    # pipe's output back unless told otherwise (PYTHONUNBUFFERED, which this test takes away).
-    env = {key: value for key, value in os.environ.items() if key != "PYTHONUNBUFFERED"}
-    process = subprocess.Popen(
-        [*CURVESHIP, "play", "cloak"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, cwd=ROOT, env=env
-    )
-    assert process.stdin is not None and process.stdout is not None
-    told = b""
+class PipedPlay:
+    """`curveship play WORLD` driven through pipes as a program drives it, writing a line and reading the answer:
+    its output as play flushes it (without PYTHONUNBUFFERED, which this machine sets, and which would flush
+    every write and hide a client that never flushes)."""
 
-    def read_until(words: bytes) -> None:
-        nonlocal told
+    def __init__(self, world: str) -> None:
+        env = {key: value for key, value in os.environ.items() if key != "PYTHONUNBUFFERED"}
+        self.process = subprocess.Popen(
+            [*CURVESHIP, "play", world], stdin=subprocess.PIPE, stdout=subprocess.PIPE, cwd=ROOT, env=env
+        )
+        self.told = b""
+
+    def send(self, data: bytes) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.write(data)
+        self.process.stdin.flush()
+
+    def read_until(self, words: bytes) -> None:
+        """Read what play tells until `words` are among it, while its output stays open (a minute at most)."""
+        assert self.process.stdout is not None
         deadline = time.monotonic() + 60
-        while words not in told:
-            ready, _, _ = select.select([process.stdout], [], [], max(0.0, deadline - time.monotonic()))
-            assert ready, f"no {words!r} while the pipe stays open; told so far: {told[-300:]!r}"
-            told += os.read(process.stdout.fileno(), 65536)
+        while words not in self.told:
+            ready, _, _ = select.select([self.process.stdout], [], [], max(0.0, deadline - time.monotonic()))
+            assert ready, f"no {words!r} while the pipe stays open; told so far: {self.told[-300:]!r}"
+            self.told += os.read(self.process.stdout.fileno(), 65536)
 
+    def finish(self) -> bytes:
+        """End its input; once play has ended (and well), everything it told."""
+        assert self.process.stdin is not None and self.process.stdout is not None
+        self.process.stdin.close()
+        assert self.process.wait(timeout=60) == 0
+        self.told += self.process.stdout.read()
+        return self.told
+
+
+def test_piped_play_answers_each_line_before_the_next_is_sent():
+    # Python holds a pipe's output back until its buffer fills, unless the program flushes it.
+    play = PipedPlay("cloak")
     try:
-        read_until(b"doorways lead south and west.")
+        play.read_until(b"doorways lead south and west.")
         for line, answer in ((b"west", b"Cloakroom"), (b":help", b":quit"), (b"east", b"Foyer")):
-            process.stdin.write(line + b"\n")
-            process.stdin.flush()
-            read_until(answer)
+            play.send(line + b"\n")
+            play.read_until(answer)
     finally:
-        process.stdin.close()
-        assert process.wait(timeout=60) == 0
+        play.finish()
 
 
 def test_piped_play_reads_lines_however_the_pipe_cuts_them():
     # Piped input is read a block at a time: a character cut between two writes is still one character, a line
     # may end in CRLF, and the last line needs no newline.
-    process = subprocess.Popen([*CURVESHIP, "play", "cloak"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, cwd=ROOT)
-    assert process.stdin is not None and process.stdout is not None
-    told = b""
-
-    def read_until(words: bytes) -> None:
-        nonlocal told
-        deadline = time.monotonic() + 60
-        while words not in told:
-            ready, _, _ = select.select([process.stdout], [], [], max(0.0, deadline - time.monotonic()))
-            assert ready, f"no {words!r} while the pipe stays open; told so far: {told[-300:]!r}"
-            told += os.read(process.stdout.fileno(), 65536)
-
+    play = PipedPlay("cloak")
     try:
-        process.stdin.write(b"west\r\nx caf\xc3")  # the first byte of "\xe9" only
-        process.stdin.flush()
-        read_until(b"Cloakroom")  # the line before the cut one is played at once
-        process.stdin.write(b"\xa9\r\neast")
+        play.send(b"west\r\nx caf\xc3")  # the first byte of "\xe9" only
+        play.read_until(b"Cloakroom")  # the line before the cut one is played at once
+        play.send(b"\xa9\r\neast")
     finally:
-        process.stdin.close()
-        assert process.wait(timeout=60) == 0
-    told += process.stdout.read()
+        told = play.finish()
     assert 'know the word "café"'.encode() in told
     assert "\ufffd".encode() not in told  # (what the cut bytes would have become, decoded apart)
     assert told.rstrip().endswith(b"doorways lead south and west.")  # "east", with no newline after it

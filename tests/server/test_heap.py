@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parents[2]
 GROWING = textwrap.dedent(
     """
     import gc, json, weakref
-    from server.heap import freeze_heap
+    from server.heap import freeze_heap, thaw_heap
 
     class Node:
         pass
@@ -26,6 +26,7 @@ GROWING = textwrap.dedent(
             walks.append(sum(len(gc.get_objects(g)) for g in range(info["generation"] + 1)))
 
     base = [{"turn": [n]} for n in range(600_000)]  # what start-up made (the worlds, instances brought back)
+    own = gc.get_threshold()
     freeze_heap()
     gc.callbacks.append(walked)
 
@@ -46,8 +47,11 @@ GROWING = textwrap.dedent(
     grow(150_000)
     kept_after_closing = probe() is not None
     grow(1_000_000)
-    print(json.dumps({"walks": walks, "kept_after_closing": kept_after_closing, "reclaimed": probe() is None,
-                      "heap": len(base) + len(history)}))
+    reclaimed = probe() is None
+    gc.callbacks.remove(walked)
+    thaw_heap()
+    print(json.dumps({"walks": walks, "kept_after_closing": kept_after_closing, "reclaimed": reclaimed,
+                      "heap": len(base) + len(history), "thawed": gc.get_threshold() == own}))
     """
 )
 
@@ -68,3 +72,4 @@ def test_collections_walk_only_what_is_new_and_cycles_set_aside_are_reclaimed_as
     assert 1 <= len(whole) <= 3, f"the heap doubled: a collection walks all of it, once each time ({whole})"
     assert seen["kept_after_closing"], "set aside while it lived, the connection's cycles wait"
     assert seen["reclaimed"], "and are reclaimed by the walk of the whole heap once it has doubled"
+    assert seen["thawed"], "thaw_heap puts the collector's own thresholds back"
