@@ -14,6 +14,12 @@ What stays source: the package `__init__` modules, whatever authors build on or 
 and world definitions: a compiled class cannot be subclassed or given attributes by a world), and the modules
 whose records snapshots are decoded into (msgspec reads a class's annotations, which mypyc replaces with
 plain types: parser/pronouns.py, world/place.py, concepts.py, story.py).
+
+A dataclass keeps the `__init__` the dataclass decorator writes at import, and that one runs interpreted even
+in a compiled module: 1.4 us for a frozen record of seven fields (VerbForm) against 0.1 us compiled. The records the
+narrator makes dozens of times a telling (Draft, Told, VerbForm…) therefore write theirs out, setting each
+field with `object.__setattr__`, which mypyc compiles to a store in place (tests/test_compiled.py checks each
+matches its fields): a Lost One command took a quarter fewer instructions.
 """
 
 from __future__ import annotations

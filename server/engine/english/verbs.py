@@ -26,6 +26,24 @@ class VerbForm:
     emphatic: bool = False  # "does take", "did take"; no effect when an auxiliary is already there
     descriptive: bool = False  # describes a state, where "lead", "face", "line"… are stative (see _DESCRIPTIVE)
 
+    def __init__(  # written out, as in every record compiled code makes often (server/compiled.py)
+        self,
+        tense: Tense = "present",
+        perfect: bool = False,
+        progressive: bool = False,
+        posterior: bool = False,
+        negated: bool = False,
+        emphatic: bool = False,
+        descriptive: bool = False,
+    ) -> None:
+        object.__setattr__(self, "tense", tense)
+        object.__setattr__(self, "perfect", perfect)
+        object.__setattr__(self, "progressive", progressive)
+        object.__setattr__(self, "posterior", posterior)
+        object.__setattr__(self, "negated", negated)
+        object.__setattr__(self, "emphatic", emphatic)
+        object.__setattr__(self, "descriptive", descriptive)
+
 
 # Where lemminflect's first spelling is wrong or is not the one we narrate in (American English,
 # with the participle agreeing with the past tense). Each entry was found by probing lemminflect.

@@ -54,6 +54,34 @@ class Told:
     heading: str = ""
     sentences: tuple[str, ...] = ()
 
+    def __init__(  # written out, as in every record compiled code makes often (server/compiled.py)
+        self,
+        event: Event,
+        count: int = 1,
+        segment: int = 0,
+        lead: str = "",
+        out_of_order: bool = False,
+        form: VerbForm | None = None,
+        state_form: VerbForm | None = None,
+        present: bool = True,
+        time_word: str = "",
+        templates: tuple[tuple[Token, ...], ...] = (),
+        heading: str = "",
+        sentences: tuple[str, ...] = (),
+    ) -> None:
+        object.__setattr__(self, "event", event)
+        object.__setattr__(self, "count", count)
+        object.__setattr__(self, "segment", segment)
+        object.__setattr__(self, "lead", lead)
+        object.__setattr__(self, "out_of_order", out_of_order)
+        object.__setattr__(self, "form", form)
+        object.__setattr__(self, "state_form", state_form)
+        object.__setattr__(self, "present", present)
+        object.__setattr__(self, "time_word", time_word)
+        object.__setattr__(self, "templates", templates)
+        object.__setattr__(self, "heading", heading)
+        object.__setattr__(self, "sentences", sentences)
+
 
 @dataclass(frozen=True, slots=True)
 class Block:
@@ -61,6 +89,10 @@ class Block:
 
     kind: BlockKind
     text: str
+
+    def __init__(self, kind: BlockKind, text: str) -> None:  # (written out: server/compiled.py)
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "text", text)
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +102,11 @@ class Paragraph:
     kind: BlockKind
     sentences: tuple[str, ...]
     first_event: int
+
+    def __init__(self, kind: BlockKind, sentences: tuple[str, ...], first_event: int) -> None:  # (as Told's)
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "sentences", sentences)
+        object.__setattr__(self, "first_event", first_event)
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,6 +131,28 @@ class Draft:
     paragraphs: tuple[Paragraph, ...] = ()
     blocks: tuple[Block, ...] = ()
     turn: int = 0
+
+    def __init__(  # (written out, as Told's)
+        self,
+        record: Record,
+        spin: Spin,
+        focalizer: str,
+        seed: int,
+        discourse: Discourse = Discourse(),
+        told: tuple[Told, ...] = (),
+        paragraphs: tuple[Paragraph, ...] = (),
+        blocks: tuple[Block, ...] = (),
+        turn: int = 0,
+    ) -> None:
+        object.__setattr__(self, "record", record)
+        object.__setattr__(self, "spin", spin)
+        object.__setattr__(self, "focalizer", focalizer)
+        object.__setattr__(self, "seed", seed)
+        object.__setattr__(self, "discourse", discourse)
+        object.__setattr__(self, "told", told)
+        object.__setattr__(self, "paragraphs", paragraphs)
+        object.__setattr__(self, "blocks", blocks)
+        object.__setattr__(self, "turn", turn)
 
     @property
     def concept(self) -> Concept:

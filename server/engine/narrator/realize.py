@@ -40,6 +40,15 @@ class Scene:
     present: bool
     state_form: VerbForm | None = None
 
+    def __init__(  # (written out: server/compiled.py)
+        self, roles: dict[str, str], moment: int, form: VerbForm, present: bool, state_form: VerbForm | None = None
+    ) -> None:
+        object.__setattr__(self, "roles", roles)
+        object.__setattr__(self, "moment", moment)
+        object.__setattr__(self, "form", form)
+        object.__setattr__(self, "present", present)
+        object.__setattr__(self, "state_form", state_form)
+
 
 def run(draft: Draft) -> Draft:
     return drained(steps(draft))

@@ -31,6 +31,10 @@ class Agreement:
     person: int
     plural: bool
 
+    def __init__(self, person: int, plural: bool) -> None:  # (written out: server/compiled.py)
+        object.__setattr__(self, "person", person)
+        object.__setattr__(self, "plural", plural)
+
 
 THIRD_SINGULAR = Agreement(3, False)
 

@@ -25,6 +25,9 @@ class Text:
 
     text: str
 
+    def __init__(self, text: str) -> None:  # (written out: server/compiled.py)
+        object.__setattr__(self, "text", text)
+
 
 @dataclass(frozen=True, slots=True)
 class Ref:
@@ -41,6 +44,22 @@ class Ref:
     pronoun: bool = False
     definite: bool = False
     owned: bool = True
+
+    def __init__(  # (written out: server/compiled.py)
+        self,
+        role: str,
+        case: Case,
+        adjectives: tuple[str, ...] = (),
+        pronoun: bool = False,
+        definite: bool = False,
+        owned: bool = True,
+    ) -> None:
+        object.__setattr__(self, "role", role)
+        object.__setattr__(self, "case", case)
+        object.__setattr__(self, "adjectives", adjectives)
+        object.__setattr__(self, "pronoun", pronoun)
+        object.__setattr__(self, "definite", definite)
+        object.__setattr__(self, "owned", owned)
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,6 +22,10 @@ class Sight:
     score: float
     limit: Limit | None
 
+    def __init__(self, score: float, limit: Limit | None) -> None:  # (written out: server/compiled.py)
+        object.__setattr__(self, "score", score)
+        object.__setattr__(self, "limit", limit)
+
     @property
     def seen(self) -> bool:
         return self.score >= VISIBLE_AT
