@@ -93,9 +93,9 @@ def _written_out_inits() -> list[tuple[str, ast.ClassDef, ast.FunctionDef]]:
 
 
 def test_a_record_written_out_for_the_compiler_is_made_as_its_dataclass_would_make_it() -> None:
-    # The dataclass decorator's own __init__ runs interpreted even in a compiled module (18 times the cost of
-    # a compiled one), so the records the narrator makes most write theirs out; each must take its fields in
-    # order, with their defaults, and set each one as given (replace() and positional calls rely on it).
+    # The dataclass decorator's own __init__ runs interpreted even in a compiled module (server/compiled.py), so
+    # the records the narrator makes most write theirs out; each must take its fields in order, with their
+    # defaults, and set each one as given (replace() and positional calls rely on it).
     written = _written_out_inits()
     assert {node.name for _, node, _ in written} >= {"Draft", "Told", "VerbForm", "Scene", "Ref", "Sight"}
     for source, node, init in written:

@@ -26,7 +26,7 @@ class VerbForm:
     emphatic: bool = False  # "does take", "did take"; no effect when an auxiliary is already there
     descriptive: bool = False  # describes a state, where "lead", "face", "line"… are stative (see _DESCRIPTIVE)
 
-    def __init__(  # written out, as in every record compiled code makes often (server/compiled.py)
+    def __init__(  # written out, to be compiled (server/compiled.py)
         self,
         tense: Tense = "present",
         perfect: bool = False,

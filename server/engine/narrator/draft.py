@@ -54,7 +54,7 @@ class Told:
     heading: str = ""
     sentences: tuple[str, ...] = ()
 
-    def __init__(  # written out, as in every record compiled code makes often (server/compiled.py)
+    def __init__(  # written out, to be compiled (server/compiled.py)
         self,
         event: Event,
         count: int = 1,
@@ -90,7 +90,7 @@ class Block:
     kind: BlockKind
     text: str
 
-    def __init__(self, kind: BlockKind, text: str) -> None:  # (written out: server/compiled.py)
+    def __init__(self, kind: BlockKind, text: str) -> None:  # written out, to be compiled (server/compiled.py)
         object.__setattr__(self, "kind", kind)
         object.__setattr__(self, "text", text)
 
@@ -103,7 +103,7 @@ class Paragraph:
     sentences: tuple[str, ...]
     first_event: int
 
-    def __init__(self, kind: BlockKind, sentences: tuple[str, ...], first_event: int) -> None:  # (as Told's)
+    def __init__(self, kind: BlockKind, sentences: tuple[str, ...], first_event: int) -> None:  # (server/compiled.py)
         object.__setattr__(self, "kind", kind)
         object.__setattr__(self, "sentences", sentences)
         object.__setattr__(self, "first_event", first_event)
@@ -132,7 +132,7 @@ class Draft:
     blocks: tuple[Block, ...] = ()
     turn: int = 0
 
-    def __init__(  # (written out, as Told's)
+    def __init__(  # written out, to be compiled (server/compiled.py)
         self,
         record: Record,
         spin: Spin,

@@ -40,7 +40,7 @@ class Scene:
     present: bool
     state_form: VerbForm | None = None
 
-    def __init__(  # (written out: server/compiled.py)
+    def __init__(  # written out, to be compiled (server/compiled.py)
         self, roles: dict[str, str], moment: int, form: VerbForm, present: bool, state_form: VerbForm | None = None
     ) -> None:
         object.__setattr__(self, "roles", roles)

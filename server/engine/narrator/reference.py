@@ -31,7 +31,7 @@ class Agreement:
     person: int
     plural: bool
 
-    def __init__(self, person: int, plural: bool) -> None:  # (written out: server/compiled.py)
+    def __init__(self, person: int, plural: bool) -> None:  # written out, to be compiled (server/compiled.py)
         object.__setattr__(self, "person", person)
         object.__setattr__(self, "plural", plural)
 

@@ -25,7 +25,7 @@ class Text:
 
     text: str
 
-    def __init__(self, text: str) -> None:  # (written out: server/compiled.py)
+    def __init__(self, text: str) -> None:  # written out, to be compiled (server/compiled.py)
         object.__setattr__(self, "text", text)
 
 
@@ -45,7 +45,7 @@ class Ref:
     definite: bool = False
     owned: bool = True
 
-    def __init__(  # (written out: server/compiled.py)
+    def __init__(  # written out, to be compiled (server/compiled.py)
         self,
         role: str,
         case: Case,

@@ -22,7 +22,7 @@ class Sight:
     score: float
     limit: Limit | None
 
-    def __init__(self, score: float, limit: Limit | None) -> None:  # (written out: server/compiled.py)
+    def __init__(self, score: float, limit: Limit | None) -> None:  # written out, to be compiled (server/compiled.py)
         object.__setattr__(self, "score", score)
         object.__setattr__(self, "limit", limit)
 
