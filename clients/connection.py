@@ -10,7 +10,9 @@ A call, in order:
    CallError with the protocol's code. An error without an id (the server could not read the message)
    settles every call of the oldest message still unanswered, since a socket's messages are answered in order.
 4. `join` (and `fork`, which plays on in a copy) keeps the session's token, for HTTP's bearer and for
-   resuming; `resume` keeps the one it was given; `leave` forgets it.
+   resuming; `resume` keeps the one it was given; `leave` forgets it. Each keeps the instance too: a
+   WebSocket names it in its URL when it opens (`/ws?instance=ID`), so that a server of several parts, or
+   a proxy, puts the socket where that instance is held. `instance=` names it before the first join.
 
 When a WebSocket drops: calls still waiting for answers fail with ConnectionLost (they may or may not have
 taken effect); the socket is opened again with backoff and the session resumed with the last sequence
@@ -139,6 +141,7 @@ class Connection:
         *,
         transport: Kind = "websocket",
         author_token: str | None = None,
+        instance: str | None = None,
         on_status: Callable[[Status], None] | None = None,
         on_retry: Callable[[Retrying], None] | None = None,
         outage: float | None = None,
@@ -150,6 +153,8 @@ class Connection:
         """Shown to the server until a session is joined, so `join` makes an author's session."""
         self.token: str | None = None
         """The joined session's token."""
+        self.instance = instance
+        """The instance played in (or about to be joined), named when a WebSocket opens."""
         self.seq = 0
         """The highest sequence number seen of the session's replies and notifications: a notification at or
         below it has been seen already (sent again by a resume) and is dropped."""
@@ -328,6 +333,9 @@ class Connection:
     def bearer(self) -> str | None:
         return self.token or self.author_token
 
+    def playing(self) -> str | None:
+        return self.instance
+
     def receive(self, message: Any) -> None:
         self._deliver(message, None)
 
@@ -375,12 +383,12 @@ class Connection:
         except msgspec.ValidationError as error:
             return CallError(Code.INTERNAL_ERROR, f"the answer to {pending.method} breaks the contract: {error}")
         if isinstance(result, m.JoinResult | m.ForkResult):
-            self.token = result.token
+            self.token, self.instance = result.token, result.instance
             self.seq, self.turn = 0, result.turn  # a new session: its numbers start again
         elif isinstance(result, m.ResumeResult):
             if self.token != pending.params["token"]:
                 self.seq, self.turn = result.seq, result.turn  # another session than the one followed so far
-            self.token = pending.params["token"]
+            self.token, self.instance = pending.params["token"], result.instance
         elif isinstance(result, m.Reply):
             self._seen(result.seq, result.turn)
         elif pending.method == "leave":

@@ -8,6 +8,9 @@ guard sits in front of aiohttp's protocol: it counts connections by peer address
 the caps at once (closed before a byte is read), and closes one that has no request under way for longer
 than it may (`header_timeout` from its opening, `idle_timeout` after each answer). While a request is being
 handled (a WebSocket's whole life) the connection is not timed here; its own limits apply.
+
+A server of several processes may also move a connection, on its first bytes, to the process that should serve
+it (`Guard.hand_off`, server/cluster/handoff.py); that process serves it from those bytes on (`Guard.adopt`).
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import resource
+import socket
 from collections.abc import Callable
 from typing import Any
 
@@ -56,9 +60,34 @@ class Guard:
         """Connections closed for sending no complete request in time."""
         self._guarded: dict[Any, Guarded] = {}
         """Each connection's guard, by its transport (the one thing a request and the protocol share)."""
+        self.hand_off: Callable[[asyncio.Transport, bytes], bool] | None = None
+        """Given a new connection and the first bytes read from it: whether it was passed to another process
+        to serve (then it is let go here). None: every connection is served here."""
+        self.serving: Callable[[], asyncio.Protocol] | None = None
+        """aiohttp's protocol factory, once the site has started."""
+        self._adopting: set[asyncio.Task[Any]] = set()
 
     def factory(self, inner: Callable[[], asyncio.Protocol]) -> Callable[[], asyncio.Protocol]:
+        self.serving = inner
         return lambda: Guarded(self, inner())
+
+    def adopt(self, connection: socket.socket, first: bytes) -> None:
+        """Serve a connection another process accepted and read `first` from (and no more), as if accepted
+        here: counted, timed and capped like the rest."""
+        serving = self.serving
+        if serving is None:  # not listening (yet, or any more)
+            connection.close()
+            return
+        adopting = asyncio.ensure_future(
+            asyncio.get_running_loop().connect_accepted_socket(lambda: Guarded(self, serving(), first), connection)
+        )
+        self._adopting.add(adopting)
+        adopting.add_done_callback(self._adopted)
+
+    def _adopted(self, adopting: asyncio.Task[Any]) -> None:
+        self._adopting.discard(adopting)
+        if not adopting.cancelled() and adopting.exception() is not None:
+            log.warning("could not take over a connection: %s", adopting.exception())
 
     def busy(self, transport: Any) -> None:
         """A request's headers are in and it is being handled: its connection is not timed meanwhile."""
@@ -76,9 +105,13 @@ class Guard:
 class Guarded(asyncio.Protocol):
     """aiohttp's protocol for one connection, behind the guard's counting and timing."""
 
-    def __init__(self, guard: Guard, inner: asyncio.Protocol) -> None:
+    def __init__(self, guard: Guard, inner: asyncio.Protocol, adopted: bytes = b"") -> None:
         self.guard = guard
         self.inner = inner
+        self.adopted = adopted
+        """The first bytes, read by the process that accepted the connection and passed it here."""
+        self.placed = bool(adopted)
+        """Whether it is settled that the connection is served here (it may be passed on at its first bytes)."""
         self.address = ""
         self.admitted = False
         self.transport: asyncio.Transport | None = None
@@ -104,6 +137,9 @@ class Guarded(asyncio.Protocol):
         guard._guarded[transport] = self
         self.arm(guard.header_timeout)
         self.inner.connection_made(transport)
+        if self.adopted:
+            self.inner.data_received(self.adopted)
+            self.adopted = b""
 
     def arm(self, seconds: float) -> None:
         self.disarm()
@@ -121,8 +157,14 @@ class Guarded(asyncio.Protocol):
             self.transport.abort()
 
     def data_received(self, data: bytes) -> None:
-        if self.admitted:
-            self.inner.data_received(data)
+        if not self.admitted:
+            return
+        if not self.placed:  # the first bytes of a connection accepted here: it may belong elsewhere
+            self.placed = True
+            hand_off = self.guard.hand_off
+            if hand_off is not None and self.transport is not None and hand_off(self.transport, data):
+                return
+        self.inner.data_received(data)
 
     def eof_received(self) -> bool | None:
         return self.inner.eof_received() if self.admitted else None

@@ -217,8 +217,9 @@ async def _seat(stack: contextlib.AsyncExitStack, url: str, owner: str | None, o
     tally, pools = _Tally(), _Pools()
     players = []
     for index in range(options.players):
-        conn = await stack.enter_async_context(Connection(url, author_token=owner))
         instance, actor = made[index % options.instances], actors[(index // options.instances) % len(actors)]
+        # Named before joining, so a server of several workers takes the socket where the instance is held.
+        conn = await stack.enter_async_context(Connection(url, author_token=owner, instance=instance))
         await conn.call("join", instance=instance, actor=actor, name=f"load{index}")
         player = _Player(conn, random.Random(f"{options.seed}:{index}"), tally, pools, author=owner is not None)
         await player.refresh()

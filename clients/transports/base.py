@@ -21,6 +21,9 @@ class Owner(Protocol):
     def bearer(self) -> str | None:
         """The token to show the server: the session's once joined, else the author token, if any."""
 
+    def playing(self) -> str | None:
+        """The instance its session plays in (or is about to join), if known."""
+
     def receive(self, message: Any) -> None:
         """One decoded message that arrived by itself: an answer, a batch of answers, or a notification."""
 

@@ -1,4 +1,5 @@
-"""JSON-RPC over a WebSocket (`GET /ws`): one text frame a message, both ways; notifications come too."""
+"""JSON-RPC over a WebSocket (`GET /ws`): one text frame a message, both ways; notifications come too. The
+socket names the instance it plays in, when known (`/ws?instance=ID`), for the server to place it by."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import asyncio
 import contextlib
 import logging
 from typing import ClassVar
+from urllib.parse import quote
 
 import aiohttp
 import msgspec
@@ -31,7 +33,9 @@ class WebSocketTransport(Transport):
     @property
     def address(self) -> str:
         scheme, rest = self.url.split("://", 1) if "://" in self.url else ("http", self.url)
-        return f"{'wss' if scheme in ('https', 'wss') else 'ws'}://{rest}/ws"
+        instance = self.owner.playing()
+        placed = f"?instance={quote(instance, safe='')}" if instance else ""
+        return f"{'wss' if scheme in ('https', 'wss') else 'ws'}://{rest}/ws{placed}"
 
     async def open(self) -> None:
         await self._stop_reading()

@@ -2,7 +2,8 @@
 
 The process `serve` runs starts the workers and waits: each is `python -m server.cluster.workers SPEC`, binds
 the same port with SO_REUSEPORT (the kernel shares the connections out among them) and reaches the others
-over Unix-domain sockets in a directory made for this server alone (server/cluster/bus.py). With a data
+over Unix-domain sockets in a directory made for this server alone (server/cluster/bus.py); a connection
+whose URL names an instance is passed to the worker holding it (server/cluster/handoff.py). With a data
 directory the starting process takes the store's locks and the workers inherit them (the same locks): a
 second server on the directory is refused as before, and the workers of this one share it, each writing
 only the instances it holds. A worker that dies is started again (one that cannot start stops the server).
@@ -30,8 +31,9 @@ from typing import Any
 
 import msgspec
 
-from server.app import Config, create_app, listen
+from server.app import GUARD, Config, create_app, listen
 from server.cluster.bus import UnixBus
+from server.cluster.handoff import Handoff
 from server.cluster.placement import Hashed
 from server.cluster.router import install
 from server.heap import freeze_heap
@@ -230,13 +232,21 @@ async def work(spec: Spec) -> None:
     for signum in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(signum, stop.set)
     app = create_app(_config(spec.settings))
+    handoff = None
     if not spec.settings.get("bus"):  # with a bus, each worker is a node of the cluster (create_app made it one)
         install(app, UnixBus(Path(spec.links), spec.index, spec.workers), Hashed(spec.index, spec.workers))
+        handoff = Handoff(Path(spec.links), spec.index, spec.workers, app[GUARD])
     async with listen(app, spec.host, spec.port, reuse_port=True, shutdown_timeout=SHUTDOWN_WAIT):
+        if handoff is not None:
+            handoff.start()
         freeze_heap()  # started: what is there now stays as long as the worker
         os.write(spec.ready, b"ready\n")
         os.close(spec.ready)
-        await stop.wait()
+        try:
+            await stop.wait()
+        finally:
+            if handoff is not None:
+                handoff.close()
 
 
 def _die_with(starter: int) -> None:

@@ -21,8 +21,10 @@ import pytest
 import pytest_asyncio
 
 from clients.connection import CallError, Connection, Retrying
+from clients.transports.websocket import WebSocketTransport
 from protocol.errors import Code
 from server.app import HOST
+from server.cluster.handoff import instance_named
 from server.cluster.placement import owner_of
 from server.cluster.router import WORKER_HEADER
 from tests.helpers import until
@@ -177,6 +179,99 @@ async def test_a_batch_for_sessions_on_both_workers_is_answered_where_each_belon
     assert (answers[3]["instance"], answers[3]["turn"]) == (second, 0)
     assert (await both.ok("command", text="look"))["turn"] == 1, "the socket plays the session resumed last"
     assert (await both.ok("state"))["instance"] == second
+
+
+# -- sockets placed where their instance is held -----------------------------------------------------------
+
+PLACED_TRIES = 12
+"""Sockets opened naming each instance: were they dealt out at random, all landing on its holder would
+happen once in 2**12 runs."""
+
+
+async def landed(http: aiohttp.ClientSession, url: str) -> int:
+    """The worker that took a WebSocket opened at `url` (its handshake says)."""
+    ws = await http.ws_connect(url)
+    try:
+        return int(ws._response.headers[WORKER_HEADER])
+    finally:
+        await ws.close()
+
+
+async def test_a_socket_that_names_its_instance_is_opened_on_the_worker_holding_it(two: Workers) -> None:
+    made = [await two.server.create("bank", seed=seed) for seed in (1, 2)]
+    assert {owner_of(instance, 2) for instance in made} == {0, 1}, "one instance on each worker"
+    for instance in made:
+        where = [await landed(two.http, f"{two.url}/ws?instance={instance}") for _ in range(PLACED_TRIES)]
+        assert where == [owner_of(instance, 2)] * PLACED_TRIES
+    # Named among other parameters too; an id nobody made is placed by the same rule, and then refused as
+    # anywhere (the instance is unknown to its holder too).
+    assert await landed(two.http, f"{two.url}/ws?v=1&instance={made[0]}&x=y") == owner_of(made[0], 2)
+
+    # Players on placed sockets play as on any: each told through their own actor, hearing the other.
+    robber = Socket(await two.http.ws_connect(f"{two.url}/ws?instance={made[0]}"))
+    teller = Socket(await two.http.ws_connect(f"{two.url}/ws?instance={made[0]}"))
+    await robber.ok("join", instance=made[0], actor="@robber")
+    await teller.ok("join", instance=made[0], actor="@teller")
+    went = await robber.ok("command", text="in")
+    assert "Lobby" in went["text"]
+    heard = await teller.notification("narration")
+    assert heard["turn"] == went["turn"] and heard["text"].startswith("A twitchy man enters the lobby.")
+    nowhere = Socket(await two.http.ws_connect(f"{two.url}/ws?instance=0000nobody"))
+    await nowhere.fail(-32001, "join", instance="0000nobody")
+
+
+async def test_the_python_client_names_its_instance_so_each_socket_it_reopens_lands_on_the_holder(
+    two: Workers,
+) -> None:
+    instance = await two.server.create("lost_one", seed=4)
+    async with Connection(two.url, backoff=(0.01, 0.05)) as conn:
+        await conn.call("join", instance=instance)
+        turn = (await conn.call("command", text="look")).turn
+        transport = conn._transport
+        assert isinstance(transport, WebSocketTransport)
+        for _ in range(PLACED_TRIES):
+            dropped = transport.socket
+            assert dropped is not None
+            await dropped.close()  # as a network would drop it: the client opens another and resumes
+            await until(lambda dropped=dropped: conn.up and transport.socket not in (None, dropped))
+            assert transport.socket is not None
+            assert int(transport.socket._response.headers[WORKER_HEADER]) == owner_of(instance, 2)
+            assert (await conn.call("state")).turn == turn, "resumed in the same session"
+
+
+async def test_a_request_line_split_over_several_writes_is_still_answered(two: Workers) -> None:
+    reader, writer = await asyncio.open_connection("127.0.0.1", int(two.url.rsplit(":", 1)[1]))
+    try:
+        # Naming an instance, but not all in the first bytes read: served where it landed.
+        for piece in (b"GET /health?inst", b"ance=abcd1234 HTTP/1.1\r\n", b"Host: x\r\nConnection: close\r\n\r\n"):
+            writer.write(piece)
+            await writer.drain()
+        answer = await asyncio.wait_for(reader.read(), WAIT)
+    finally:
+        writer.close()
+    assert answer.startswith(b"HTTP/1.1 200")
+
+
+@pytest.mark.parametrize(
+    ("first", "named"),
+    [
+        (b"GET /ws?instance=3f9c2a1b HTTP/1.1\r\nHost: x\r\n\r\n", "3f9c2a1b"),
+        (b"GET /ws?token=a&instance=a_b-C HTTP/1.1\r\n", "a_b-C"),
+        (b"GET /ws?instance=3f9c2a1b&x=1 HTTP/1.1\r\n", "3f9c2a1b"),
+        (b"GET /ws?instance=3f9c2a1b HTTP/1.1", None),  # the request line not all in
+        (b"POST /rpc?instance=3f9c2a1b HTTP/1.1\r\n", None),  # the body names it: routed by the message
+        (b"GET /ws?instance=../../etc HTTP/1.1\r\n", None),
+        (b"GET /ws?instance=%33f HTTP/1.1\r\n", None),
+        (b"GET /ws?my_instance=3f9c2a1b HTTP/1.1\r\n", None),
+        (b"GET /ws?instance= HTTP/1.1\r\n", None),
+        (b"GET /ws?instance=" + b"a" * 65 + b" HTTP/1.1\r\n", None),
+        (b"\x16\x03\x01\x02\x00\x01", None),  # TLS's first bytes
+    ],
+)
+async def test_only_a_get_naming_a_well_formed_instance_id_in_its_request_line_is_placed(
+    first: bytes, named: str | None
+) -> None:
+    assert instance_named(first) == named
 
 
 # -- a game across a restart ------------------------------------------------------------------------------

@@ -4,7 +4,9 @@
 // 1. While the socket is down (opening, or reopening after a drop) the call waits in a queue.
 // 2. It takes the next id; its answer, matched by id, resolves the promise with the result, or rejects it
 //    with an RpcError carrying the server's code and its sentence for people.
-// 3. `join` and `resume` keep the session's token, so a socket opened again can be bound to it again.
+// 3. `join` and `resume` keep the session's token, so a socket opened again can be bound to it again, and
+//    its instance, which a socket opened again names in its URL (/ws?instance=ID) for a server of several
+//    parts (or a proxy) to place it where the instance is held.
 //
 // Every reply and notification of a session carries a sequence number (`seq`) that only grows; `seq` here
 // is the highest seen. When the socket drops, calls sent and still waiting for answers are rejected with
@@ -56,6 +58,7 @@ export class Connection extends EventTarget {
     this.url = url;
     this.backoff = backoff;
     this.token = null;
+    this.instance = null; // the session's instance, named in the URL of each socket opened
     this.seq = 0; // the highest sequence number seen of the session's replies and notifications
     this.resumed = null; // the answer of the last resume made when a socket came back
     this.authorToken = null; // kept in memory only: a reload forgets it
@@ -93,6 +96,9 @@ export class Connection extends EventTarget {
         method,
         message,
         resolve: (result) => {
+          if ((method === "join" || method === "fork" || method === "resume") && result && result.instance) {
+            this.instance = result.instance;
+          }
           if ((method === "join" || method === "fork") && result && result.token) {
             this.token = result.token;
             this.seq = 0; // a new session: its numbers start again
@@ -125,6 +131,7 @@ export class Connection extends EventTarget {
   /** Forget the session (after `leave`, or when the server no longer knows it). */
   forget() {
     this.token = null;
+    this.instance = null;
   }
 
   close() {
@@ -156,7 +163,8 @@ export class Connection extends EventTarget {
 
   connect() {
     if (this.closed) return;
-    const socket = new WebSocket(this.url);
+    const placed = this.instance ? `?instance=${encodeURIComponent(this.instance)}` : "";
+    const socket = new WebSocket(this.url + placed);
     this.socket = socket;
     this.ready = false;
     socket.addEventListener("open", () => this.opened(socket));
