@@ -5,6 +5,7 @@ story in this process, through the engine alone, to say what the server should h
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import sqlite3
@@ -49,6 +50,14 @@ def _code(data: Path, port: int, settings: dict[str, Any]) -> str:
     )
 
 
+def _running(pid: int) -> bool:
+    """Whether a process is still running: not gone, nor a zombie waiting to be reaped (Linux)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except (OSError, IndexError):
+        return False
+
+
 class Process:
     """One server process on `data`. Its stderr (the log) goes to a file, read with `log()`."""
 
@@ -88,9 +97,29 @@ class Process:
 
     def kill(self) -> None:
         """SIGKILL: no shutdown, no last writes; whatever was not committed is gone."""
+        writers = self._children()
         if self.process.poll() is None:
             os.kill(self.process.pid, signal.SIGKILL)
         self.process.wait(timeout=WAIT)
+        self._let_go(writers)
+
+    @staticmethod
+    def _let_go(writers: list[int]) -> None:
+        """Wait until the store's writer, a process of its own that sees its server gone and closes the
+        database (removing its WAL), has exited: until then the directory is still changing."""
+        deadline = time.monotonic() + WAIT
+        while any(_running(pid) for pid in writers):
+            if time.monotonic() > deadline:
+                raise AssertionError(f"the store's writer ({writers}) did not exit after its server was killed")
+            time.sleep(0.01)
+
+    def _children(self) -> list[int]:
+        """The processes the server started (its store's writer), from /proc (Linux)."""
+        found = []
+        for children in Path(f"/proc/{self.process.pid}/task").glob("*/children"):
+            with contextlib.suppress(OSError):  # it ended meanwhile
+                found += [int(pid) for pid in children.read_text().split()]
+        return found
 
     def stop(self) -> None:
         """SIGTERM: the graceful way."""
