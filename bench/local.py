@@ -29,7 +29,17 @@ CURVESHIP = [str(_INSTALLED)] if _INSTALLED.exists() else [sys.executable, "-m",
 WORLDS = ("cloak", "lost_one")
 COMMANDS = ("look", "x sky", "listen", "i", "smile", "jump", "n", "s", "e", "w")
 """Typed in turn, in both worlds (none ends either story; a refusal is a turn too)."""
-SEEN = ("aiohttp", "ssl", "jsonrpcserver", "jsonschema", "numpy", "lemminflect", "inflect", "prompt_toolkit")
+SEEN = (
+    "aiohttp",
+    "ssl",
+    "jsonrpcserver",
+    "jsonschema",
+    "numpy",
+    "lemminflect",
+    "inflect",
+    "typeguard",
+    "prompt_toolkit",
+)
 """Packages whose import time is shown, or that they were not loaded before the first prompt."""
 ENV = {
     **{k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"},

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+import sys
+import types
 from collections.abc import Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Literal
@@ -42,20 +44,24 @@ def _no_typecheck(target: Any = None, **_: Any) -> Any:
 def _engine() -> inflect.engine:
     # inflect decorates its methods with typeguard's @typechecked, which re-parses inflect's whole source
     # for each of them: ~2.5 s per process, and every call checked at run time (5x slower). Its checks
-    # only catch non-string arguments, which our typed wrappers rule out, so inflect is imported with the
-    # decorator as a no-op (restored at once), and only on first use, so verb-only callers never pay.
-    try:
-        import typeguard
-    except ImportError:  # a future inflect without typeguard: nothing to switch off
-        import inflect
+    # only catch non-string arguments, which our typed wrappers rule out, so inflect is imported with a
+    # stand-in typeguard module whose decorator does nothing, and only on first use, so verb-only callers
+    # never pay. The stand-in is withdrawn at once; it also spares typeguard's own import (unittest.mock and
+    # importlib.metadata among it), a twentieth of `curveship play`'s start-up.
+    if "inflect" not in sys.modules:
+        real = sys.modules.get("typeguard")
+        stand_in = types.ModuleType("typeguard")
+        stand_in.typechecked = _no_typecheck  # type: ignore[attr-defined]
+        sys.modules["typeguard"] = stand_in
+        try:
+            import inflect
+        finally:
+            if real is None:
+                del sys.modules["typeguard"]
+            else:
+                sys.modules["typeguard"] = real
+    import inflect
 
-        return inflect.engine()
-    typechecked = typeguard.typechecked
-    typeguard.typechecked = _no_typecheck  # type: ignore[assignment]
-    try:
-        import inflect
-    finally:
-        typeguard.typechecked = typechecked
     return inflect.engine()
 
 

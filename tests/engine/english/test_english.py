@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 
 import pytest
 from hypothesis import given, settings
@@ -662,13 +664,20 @@ def test_possessive(phrase: str, plural_: bool, expected: str) -> None:
     assert possessive(phrase, plural=plural_) == expected
 
 
-def test_typeguard_is_restored_after_loading_inflect() -> None:
-    import typeguard
-
-    from server.engine.english.nouns import _engine, _no_typecheck
-
-    _engine()
-    assert typeguard.typechecked is not _no_typecheck
+def test_inflect_is_loaded_without_typeguard_which_stays_importable() -> None:
+    # In a fresh interpreter, as `curveship play` starts: the first article loads inflect with the stand-in
+    # typeguard (none of typeguard's own import paid, none of its run-time checks), and a later importer of
+    # typeguard gets the real one.
+    probe = (
+        "import sys\n"
+        "from server.engine.english.nouns import indefinite_article\n"
+        "assert indefinite_article('hour') == 'an'\n"
+        "assert 'typeguard' not in sys.modules, 'typeguard was imported'\n"
+        "import typeguard\n"
+        "assert hasattr(typeguard, 'TypeCheckError'), 'the stand-in was left in place'\n"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
 
 
 @pytest.mark.parametrize("call", [lambda: indefinite_article(" "), lambda: plural(""), lambda: times(-1)])
