@@ -47,7 +47,7 @@ def _engine() -> inflect.engine:
     # only catch non-string arguments, which our typed wrappers rule out, so inflect is imported with a
     # stand-in typeguard module whose decorator does nothing, and only on first use, so verb-only callers
     # never pay. The stand-in is withdrawn at once; it also spares typeguard's own import (unittest.mock and
-    # importlib.metadata among it), a twentieth of `curveship play`'s start-up.
+    # importlib.metadata among it), a fifth of `curveship play`'s start-up.
     if "inflect" not in sys.modules:
         real = sys.modules.get("typeguard")
         stand_in = types.ModuleType("typeguard")
