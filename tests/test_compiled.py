@@ -114,3 +114,25 @@ def test_a_record_written_out_for_the_compiler_is_made_as_its_dataclass_would_ma
         assert body == [f"object.__setattr__(self, {name!r}, {name})" for name, _ in fields], (
             f"{source}: {node.name}.__init__ must set each field as given, in order"
         )
+
+
+def test_verb_forms_are_equal_and_hash_alike_exactly_when_every_field_is_equal() -> None:
+    # VerbForm writes out its __eq__ and __hash__ as well (the verb caches key on it): two forms are one key
+    # exactly when the dataclass's own comparison, field by field, would say so.
+    import dataclasses
+    import itertools
+
+    from server.engine.english.verbs import VerbForm
+
+    forms = [
+        VerbForm(tense, *flags)
+        for tense in ("past", "present", "future")
+        for flags in itertools.product((False, True), repeat=6)
+    ]
+    for one, other in itertools.product(forms[::7], forms):
+        same = dataclasses.astuple(one) == dataclasses.astuple(other)
+        assert (one == other) is same and (one != other) is not same, (one, other)
+        if same:
+            assert hash(one) == hash(other)
+    assert len(set(forms)) == len(forms) == 192
+    assert VerbForm() != ("present", False, False, False, False, False, False)
