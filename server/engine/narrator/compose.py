@@ -29,7 +29,7 @@ def run(draft: Draft) -> Draft:
 def steps(draft: Draft) -> Steps[Draft]:
     """`run` in pieces (narrator/pieces.py)."""
     told = yield from mapped(draft.told, lambda item: _compose(item, draft))
-    return replace(draft, told=told)
+    return draft.decided(told=told)
 
 
 def _compose(item: Told, draft: Draft) -> Told:

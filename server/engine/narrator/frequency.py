@@ -22,7 +22,7 @@ def run(draft: Draft) -> Draft:
             continue
         folded.append(item)
         last = key
-    return replace(draft, told=tuple(folded))
+    return draft.decided(told=tuple(folded))
 
 
 def _same_event(event: Event, focalizer: str) -> tuple[object, ...]:

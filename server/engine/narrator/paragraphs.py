@@ -3,7 +3,6 @@ sentence capitalized now that the sentence filters have put before it whatever t
 
 from __future__ import annotations
 
-from server.engine.copying import replace
 from server.engine.english import sentence
 from server.engine.narrator.draft import Draft, Paragraph
 from server.engine.narrator.pieces import PIECE, Steps, drained
@@ -41,4 +40,4 @@ def steps(draft: Draft) -> Steps[Draft]:
             first = item.event.id
         sentences.extend(told)
     close()
-    return replace(draft, paragraphs=tuple(paragraphs))
+    return draft.decided(paragraphs=tuple(paragraphs))

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from server.engine.copying import replace
 from server.engine.english import capitalize_first, join_sentences
 from server.engine.narrator.draft import Block, Draft, Paragraph
 from server.engine.narrator.pieces import Steps, drained, mapped
@@ -16,7 +15,7 @@ def run(draft: Draft) -> Draft:
 def steps(draft: Draft) -> Steps[Draft]:
     """`run` in pieces (narrator/pieces.py)."""
     blocks = yield from mapped(draft.paragraphs, _block)
-    return replace(draft, blocks=blocks)
+    return draft.decided(blocks=blocks)
 
 
 def _block(paragraph: Paragraph) -> Block:

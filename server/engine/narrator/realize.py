@@ -72,7 +72,7 @@ def steps(draft: Draft) -> Steps[Draft]:
     # copies of a growing set were most of what a turn of history kept.
     unchanged = reference.mentioned == draft.discourse.mentioned
     discourse = draft.discourse if unchanged else Discourse(mentioned=frozenset(reference.mentioned))
-    return replace(draft, told=tuple(told), discourse=discourse)
+    return draft.decided(told=tuple(told), discourse=discourse)
 
 
 def reference_for(draft: Draft) -> Reference:

@@ -7,7 +7,6 @@ from collections.abc import Sequence
 
 from protocol.spin import Spin
 from server.engine.actions.action import NEVER_TOLD, Event
-from server.engine.copying import replace
 from server.engine.narrator.draft import Draft, Told
 from server.engine.narrator.pieces import PIECE, Steps, drained
 
@@ -35,7 +34,7 @@ def steps(draft: Draft) -> Steps[Draft]:
             told.append(Told(event=event))
         if seen % PIECE == 0:
             yield
-    return replace(draft, told=tuple(told))
+    return draft.decided(told=tuple(told))
 
 
 def _salient(event: Event, threshold: float, answers: bool) -> bool:

@@ -28,7 +28,7 @@ def run(draft: Draft) -> Draft:
 def steps(draft: Draft) -> Steps[Draft]:
     """`run` in pieces (narrator/pieces.py)."""
     told = yield from mapped(draft.told, lambda item: _with_form(item, draft.spin))
-    return replace(draft, told=told)
+    return draft.decided(told=told)
 
 
 def speech_tense(spin: Spin, event_number: int) -> Tense:

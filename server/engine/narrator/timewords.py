@@ -45,7 +45,7 @@ def run(draft: Draft) -> Draft:
             said = word
         result.append(replace(item, time_word=word))
         previous = item
-    return replace(draft, told=tuple(result))
+    return draft.decided(told=tuple(result))
 
 
 def _relation(before: Told, now: Told, rank: dict[int, int]) -> str | tuple[str, ...]:

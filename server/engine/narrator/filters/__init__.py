@@ -73,7 +73,7 @@ def _each_told(draft: Draft, level: str, field: str) -> Draft:
             changed.append(piece)
         updated: dict[str, Any] = {field: tuple(changed)}
         told.append(replace(item, **updated))
-    return replace(draft, told=tuple(told))
+    return draft.decided(told=tuple(told))
 
 
 def paragraphs(draft: Draft) -> Draft:
@@ -89,4 +89,4 @@ def paragraphs(draft: Draft) -> Draft:
                 texts = apply(texts, _rng(name, draft.seed, paragraph.first_event))
             paragraph = Paragraph("paragraph", texts, paragraph.first_event)
         result.append(paragraph)
-    return replace(draft, paragraphs=tuple(result))
+    return draft.decided(paragraphs=tuple(result))

@@ -22,7 +22,7 @@ ORDERS: dict[str, Ordering] = {
 
 def run(draft: Draft) -> Draft:
     told = ORDERS[draft.spin.order](draft)
-    return replace(draft, told=_leads_off_descriptions(mark_out_of_order(told), draft))
+    return draft.decided(told=_leads_off_descriptions(mark_out_of_order(told), draft))
 
 
 def _leads_off_descriptions(told: tuple[Told, ...], draft: Draft) -> tuple[Told, ...]:
