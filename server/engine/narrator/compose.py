@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from server.engine.actions.action import FULLY_TOLD, Action, Configure, Event, SenseAction
-from server.engine.copying import replace
 from server.engine.english import times
 from server.engine.english.words import direction_name, list_separators, whereabouts
 from server.engine.narrator.draft import Draft, Told
@@ -64,7 +63,7 @@ def _compose(item: Told, draft: Draft) -> Told:
     opening = " ".join(part for part in (item.lead, said, counted) if part)
     if opening and templates:
         templates[0] = (*parse(opening), Text(" "), *templates[0])
-    return replace(item, templates=tuple(templates), heading=heading)
+    return item.decided(templates=tuple(templates), heading=heading)
 
 
 def _heading_off(event: Event, draft: Draft) -> tuple[Token, ...]:

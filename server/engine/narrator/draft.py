@@ -82,6 +82,38 @@ class Told:
         object.__setattr__(self, "heading", heading)
         object.__setattr__(self, "sentences", sentences)
 
+    def decided(
+        self,
+        *,
+        count: int | None = None,
+        segment: int | None = None,
+        lead: str | None = None,
+        out_of_order: bool | None = None,
+        form: VerbForm | None = None,
+        state_form: VerbForm | None = None,
+        present: bool | None = None,
+        time_word: str | None = None,
+        templates: tuple[tuple[Token, ...], ...] | None = None,
+        heading: str | None = None,
+        sentences: tuple[str, ...] | None = None,
+    ) -> Told:
+        """This event's telling with what a stage decided of it, the rest as it was: a direct copy, as
+        `Draft.decided` is (no stage takes a decision back to None)."""
+        return Told(
+            self.event,
+            self.count if count is None else count,
+            self.segment if segment is None else segment,
+            self.lead if lead is None else lead,
+            self.out_of_order if out_of_order is None else out_of_order,
+            self.form if form is None else form,
+            self.state_form if state_form is None else state_form,
+            self.present if present is None else present,
+            self.time_word if time_word is None else time_word,
+            self.templates if templates is None else templates,
+            self.heading if heading is None else heading,
+            self.sentences if sentences is None else sentences,
+        )
+
 
 @dataclass(frozen=True, slots=True)
 class Block:

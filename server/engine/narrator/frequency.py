@@ -6,7 +6,6 @@ the waits, and "you fill the bottle twice" would hide the drink between the fill
 from __future__ import annotations
 
 from server.engine.actions.action import Event, SenseAction
-from server.engine.copying import replace
 from server.engine.narrator.draft import Draft, Told
 
 
@@ -18,7 +17,7 @@ def run(draft: Draft) -> Draft:
     for item in draft.told:
         key = _same_event(item.event, draft.focalizer)
         if folded and key == last and item.segment == folded[-1].segment:
-            folded[-1] = replace(folded[-1], count=folded[-1].count + 1)
+            folded[-1] = folded[-1].decided(count=folded[-1].count + 1)
             continue
         folded.append(item)
         last = key

@@ -65,7 +65,7 @@ def steps(draft: Draft) -> Steps[Draft]:
         previous_segment = item.segment
         scene = scene_for(draft, item)
         sentences = tuple(realize(tokens, scene, reference) for tokens in item.templates)
-        told.append(replace(item, sentences=sentences))
+        told.append(item.decided(sentences=sentences))
         if len(told) % PIECE == 0:
             yield
     # Unchanged, the discourse is the one told from: each player's undo history keeps one a turn, so equal

@@ -15,7 +15,6 @@ unable to take it because you already had it", "that hall was grand" (`state_for
 from __future__ import annotations
 
 from protocol.spin import Spin
-from server.engine.copying import replace
 from server.engine.english import Tense, VerbForm
 from server.engine.narrator.draft import Draft, Told
 from server.engine.narrator.pieces import Steps, drained, mapped
@@ -58,4 +57,4 @@ def _with_form(item: Told, spin: Spin) -> Told:
     state = VerbForm(tense=tense, progressive=spin.progressive, descriptive=True)
     # Deictics follow the tense the event is told in: an event recalled in the past from a present telling
     # happened "there" and "then", not "here" and "now".
-    return replace(item, form=form, state_form=state, present=tense == "present")
+    return item.decided(form=form, state_form=state, present=tense == "present")

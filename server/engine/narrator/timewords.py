@@ -8,7 +8,6 @@ telling always has the same words."""
 
 from __future__ import annotations
 
-from server.engine.copying import replace
 from server.engine.english.words import BACKWARD, FORWARD, LONG_BEFORE, SIMULTANEOUS, deictic
 from server.engine.narrator.compose import describes
 from server.engine.narrator.draft import Draft, Told
@@ -43,7 +42,7 @@ def run(draft: Draft) -> Draft:
                 word = _in_turn(relation, turns[relation], said)
                 turns[relation] = relation.index(word) + 1
             said = word
-        result.append(replace(item, time_word=word))
+        result.append(item.decided(time_word=word))
         previous = item
     return draft.decided(told=tuple(result))
 

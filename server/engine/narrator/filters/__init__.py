@@ -11,9 +11,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
-from server.engine.copying import replace
 from server.engine.english import Tense
 from server.engine.narrator.draft import Draft, Paragraph
 from server.engine.narrator.filters import double_entry, hedges, hesitant, surprise, valley_girl
@@ -71,8 +69,9 @@ def _each_told(draft: Draft, level: str, field: str) -> Draft:
             for name, apply in active:
                 piece = apply(piece, _rng(name, draft.seed, item.event.id, index), tense)
             changed.append(piece)
-        updated: dict[str, Any] = {field: tuple(changed)}
-        told.append(replace(item, **updated))
+        told.append(
+            item.decided(templates=tuple(changed)) if level == "template" else item.decided(sentences=tuple(changed))
+        )
     return draft.decided(told=tuple(told))
 
 

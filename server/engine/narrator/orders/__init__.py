@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from server.engine.copying import replace
 from server.engine.narrator.compose import describes
 from server.engine.narrator.draft import Draft, Told
 from server.engine.narrator.orders import achrony, analepsis, chronicle, retrograde, syllepsis
@@ -32,12 +31,12 @@ def _leads_off_descriptions(told: tuple[Told, ...], draft: Draft) -> tuple[Told,
     for index, item in enumerate(result):
         if not item.lead or not describes(item.event, draft):
             continue
-        result[index] = replace(item, lead="")
+        result[index] = item.decided(lead="")
         for later in range(index + 1, len(result)):
             if result[later].segment != item.segment:
                 break
             if not describes(result[later].event, draft):
-                result[later] = replace(result[later], lead=item.lead)
+                result[later] = result[later].decided(lead=item.lead)
                 break
     return tuple(result)
 
@@ -50,6 +49,6 @@ def mark_out_of_order(told: tuple[Told, ...]) -> tuple[Told, ...]:
     marked = []
     for item in told:
         behind = item.event.id < latest.get(item.segment, -1)
-        marked.append(replace(item, out_of_order=item.out_of_order or behind))
+        marked.append(item.decided(out_of_order=item.out_of_order or behind))
         latest[item.segment] = max(latest.get(item.segment, -1), item.event.id)
     return tuple(marked)

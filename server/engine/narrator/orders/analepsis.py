@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from server.engine.copying import replace
 from server.engine.narrator.draft import Draft, Told
 
 FLASHBACK_LEAD = "earlier,"
@@ -20,9 +19,9 @@ def order(draft: Draft) -> tuple[Told, ...]:
     opening = told[pivot]
     past = told[:pivot]
     rest = told[pivot + 1 :]
-    flashback = [replace(t, segment=1, out_of_order=True) for t in past]
-    flashback[0] = replace(flashback[0], lead=FLASHBACK_LEAD)
-    after = [replace(t, segment=2) for t in rest]
+    flashback = [t.decided(segment=1, out_of_order=True) for t in past]
+    flashback[0] = flashback[0].decided(lead=FLASHBACK_LEAD)
+    after = [t.decided(segment=2) for t in rest]
     if after:
-        after[0] = replace(after[0], lead=RETURN_LEAD)
-    return (replace(opening, segment=0), *flashback, *after)
+        after[0] = after[0].decided(lead=RETURN_LEAD)
+    return (opening.decided(segment=0), *flashback, *after)

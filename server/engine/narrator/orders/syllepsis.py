@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from server.engine.actions.action import Event, SenseAction
-from server.engine.copying import replace
 from server.engine.english.words import place_preposition
 from server.engine.narrator.draft import Draft, Told
 from server.engine.narrator.templates import Ref, parse
@@ -25,7 +24,7 @@ def order(draft: Draft) -> tuple[Told, ...]:
         # saw: a lead before the room's description ("As for you, this hall is grand") would not fit.
         lead = "" if _own_look(members[0].event, draft.focalizer) else _lead(key, by_place, members[0].event, draft)
         for index, item in enumerate(members):
-            result.append(replace(item, segment=segment, lead=lead if index == 0 else ""))
+            result.append(item.decided(segment=segment, lead=lead if index == 0 else ""))
     return tuple(result)
 
 
