@@ -42,7 +42,7 @@ def _layout(cls: type) -> _Layout | None:
 def replace(obj: T, /, **changes: Any) -> T:
     """`dataclasses.replace(obj, **changes)`: the same object, made the same way (through the class's __init__,
     so any __post_init__ runs), without working out the class's fields on every call, which is most of what
-    `dataclasses.replace` costs (the narrator copies its drafts some eighty times a command). A frozen object
+    `dataclasses.replace` costs (the parser copies its actions, the narrator its tokens and verb forms). A frozen object
     whose every change is the value it already holds is given back as it is (a quarter of the narrator's
     copies: a flag set to what it was). A name that is no field __init__ takes is left to
     `dataclasses.replace`, for its own error."""
