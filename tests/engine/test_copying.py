@@ -64,3 +64,30 @@ def test_nothing_changed_gives_a_frozen_value_back_and_a_mutable_one_anew():
     assert copy == mutable and copy is not mutable
     copy.b.append(3)  # (a shallow copy, as dataclasses.replace makes)
     assert mutable.b == [2, 3]
+
+
+def test_a_told_events_own_copy_changes_what_a_stage_decided_and_keeps_every_other_field():
+    # Told.decided is written out field by field (a direct copy, compiled): a field it forgot to carry over
+    # would silently fall back to its default and change the telling; each must be as dataclasses.replace has it.
+    from server.engine.english.verbs import VerbForm
+
+    told = Told(story("robbery").simulation.events[3])
+    decisions = {
+        "count": 3,
+        "segment": 2,
+        "lead": "then",
+        "out_of_order": True,
+        "form": VerbForm("past"),
+        "state_form": VerbForm("future"),
+        "present": False,
+        "time_word": "before that",
+        "templates": ((),),
+        "heading": "Part two",
+        "sentences": ("The robber waited.",),
+    }
+    assert set(decisions) == {f.name for f in dataclasses.fields(Told)} - {"event"}
+    assert told.decided() == told
+    for name, value in decisions.items():
+        assert told.decided(**{name: value}) == dataclasses.replace(told, **{name: value}), name
+    everything = told.decided(**decisions)
+    assert everything == dataclasses.replace(told, **decisions) and everything.decided() == everything
