@@ -4,12 +4,14 @@ a report of throughput, percentiles and errors; paced mode keeps to its schedule
 from __future__ import annotations
 
 import json
+import random
 import subprocess
 import sys
+from collections import Counter
 
 import pytest
 
-from clients.bots.load import Options, base_url, percentile, run
+from clients.bots.load import MOVING, Options, _Pool, base_url, percentile, run
 from tests.bots.conftest import Running
 from tests.clients.conftest import ROOT
 
@@ -74,3 +76,17 @@ def test_curveship_load_is_the_same_command(capsys: pytest.CaptureFixture[str]) 
     assert shown.value.code == 0
     usage = capsys.readouterr().out
     assert usage.startswith("usage: curveship load") and "--server" in usage and "--mode {closed,paced}" in usage
+
+
+def test_players_wander_and_a_seed_picks_the_same_commands_as_it_always_has() -> None:
+    offered = ["look", "go north", "jump", "go south", "smile"]
+    pool, rng = _Pool.of(offered), random.Random("seed:0")
+    picked = [pool.pick(rng) for _ in range(6000)]
+    drawn = Counter(picked)
+    # A way to go weighs MOVING, anything else 1: the two ways out are 2 * MOVING of 3 + 2 * MOVING shares.
+    going = (drawn["go north"] + drawn["go south"]) / len(picked)
+    assert abs(going - 2 * MOVING / (3 + 2 * MOVING)) < 0.03, drawn
+    # The same draws as weighing every pick afresh, as earlier runs did: a seeded run stays comparable with them.
+    again = random.Random("seed:0")
+    weights = [MOVING if command.startswith("go ") else 1 for command in offered]
+    assert picked == [again.choices(offered, weights)[0] for _ in range(6000)]
