@@ -10,9 +10,9 @@ from protocol.spin import Spin
 from server.engine.english import VerbForm, sentence
 from server.engine.narrator import (
     compose,
-    filters,
+    filtering,
     frequency,
-    orders,
+    order,
     paragraphs,
     present,
     realize,
@@ -29,16 +29,16 @@ Stage = Callable[[Draft], Draft]
 
 STAGES: tuple[tuple[str, Stage], ...] = (
     ("select", select.run),
-    ("order", orders.run),
+    ("order", order.run),
     ("frequency", frequency.run),
     ("tense", tense.run),
     ("time words", timewords.run),
     ("compose", compose.run),
-    ("template filters", filters.templates),
+    ("template filters", filtering.templates),
     ("realize", realize.run),
-    ("sentence filters", filters.sentences),
+    ("sentence filters", filtering.sentences),
     ("paragraphs", paragraphs.run),
-    ("paragraph filters", filters.paragraphs),
+    ("paragraph filters", filtering.paragraphs),
     ("present", present.run),
 )
 

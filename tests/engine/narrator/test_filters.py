@@ -19,7 +19,8 @@ from hypothesis import strategies as st
 from protocol.spin import FilterName
 from server.catalog import load_spin, load_world
 from server.engine.english import Tense, sentence
-from server.engine.narrator.filters import FILTERS, double_entry, hedges, hesitant, surprise, valley_girl
+from server.engine.narrator.filtering import FILTERS
+from server.engine.narrator.filters import double_entry, hedges, hesitant, surprise, valley_girl
 from server.engine.narrator.templates import Ref, Text, Token, Verb, parse
 from server.engine.player import Player
 from server.engine.story import Story
