@@ -337,18 +337,26 @@ class Story:
         """The actors a spin names must be in this world: focalizer and commanded actors, narrator and
         narratee any item (a story may be told to the lamp) or the focalizer. An error names `source` (the
         spin file or setting the spin came from) when given, the field, and what it may be here."""
+        concepts, items = self.simulation.concepts, self.simulation.items
+        if (
+            (spin.focalizer is None or spin.focalizer in concepts)
+            and (spin.commanded is None or spin.commanded in concepts)
+            and (spin.narrator in (None, "focalizer") or spin.narrator in items)
+            and (spin.narratee in (None, "focalizer") or spin.narratee in items)
+        ):
+            return  # every telling asks: the answer is nearly always yes, and the message is not made for it
         where = f"{source}: " if source else ""
-        known = list(self.simulation.concepts)
+        known = list(concepts)
         actors = ("one of " if len(known) > 1 else "") + join_list(known)
         for role in ("focalizer", "commanded"):
             tag = getattr(spin, role)
-            if tag is not None and tag not in self.simulation.concepts:
+            if tag is not None and tag not in concepts:
                 raise UnknownName(
                     f"{where}{role} {tag} is not an actor in {self.definition.name}; it takes {actors}, or none"
                 )
         for role in ("narrator", "narratee"):
             tag = getattr(spin, role)
-            if tag not in (None, "focalizer") and tag not in self.simulation.items:
+            if tag not in (None, "focalizer") and tag not in items:
                 raise UnknownName(
                     f"{where}{role} {tag} is not in {self.definition.name}; it takes an actor ({actors}), any "
                     "other item there, focalizer, or none"
