@@ -45,6 +45,7 @@ GROUP = "curveship_engine"
 
 HOT = (
     "server/engine/copying.py",
+    "server/engine/player.py",
     "server/engine/simulate.py",
     "server/engine/world/perception.py",
     "server/engine/world/state.py",
