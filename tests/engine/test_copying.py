@@ -8,7 +8,7 @@ import pytest
 
 from server.engine.actions import verbs
 from server.engine.copying import replace
-from server.engine.narrator.draft import Told
+from server.engine.narrator.draft import Block, Discourse, Draft, Told
 from server.engine.parser.grammar import GRAMMAR
 from tests.helpers import story
 
@@ -91,3 +91,29 @@ def test_a_told_events_own_copy_changes_what_a_stage_decided_and_keeps_every_oth
         assert told.decided(**{name: value}) == dataclasses.replace(told, **{name: value}), name
     everything = told.decided(**decisions)
     assert everything == dataclasses.replace(told, **decisions) and everything.decided() == everything
+
+
+def test_a_drafts_copy_changes_what_a_stage_decided_and_keeps_every_other_field():
+    # Draft.decided is written out too: a field it dropped would reach the next stage as its default (another
+    # spin's, focalizer's or turn's telling), and only the output tests far downstream would notice.
+    robbery = story("robbery")
+    drafts: list[Draft] = []
+    robbery.tell(trace=lambda stage, draft: drafts.append(draft))
+    # The finished draft (every field decided by some stage), its seed and turn made unlike any default, so that
+    # one dropped could not pass for one carried over.
+    draft = dataclasses.replace(drafts[-1], seed=41, turn=7)
+    assert draft.told and draft.paragraphs and draft.blocks and draft.discourse.mentioned
+    decisions = {
+        "told": draft.told[:1],
+        "paragraphs": draft.paragraphs[:1],
+        "blocks": (Block("heading", "Part two"),),
+        "discourse": Discourse(mentioned=frozenset({"@vault"})),
+    }
+    decided_by_stages = {"told", "paragraphs", "blocks", "discourse"}
+    assert set(decisions) == decided_by_stages
+    assert {f.name for f in dataclasses.fields(Draft)} > decided_by_stages
+    assert draft.decided() == draft
+    for name, value in decisions.items():
+        assert draft.decided(**{name: value}) == dataclasses.replace(draft, **{name: value}), name
+    everything = draft.decided(**decisions)
+    assert everything == dataclasses.replace(draft, **decisions) and everything.decided() == everything
