@@ -338,27 +338,23 @@ class Story:
         narratee any item (a story may be told to the lamp) or the focalizer. An error names `source` (the
         spin file or setting the spin came from) when given, the field, and what it may be here."""
         concepts, items = self.simulation.concepts, self.simulation.items
-        if (
-            (spin.focalizer is None or spin.focalizer in concepts)
-            and (spin.commanded is None or spin.commanded in concepts)
-            and (spin.narrator in (None, "focalizer") or spin.narrator in items)
-            and (spin.narratee in (None, "focalizer") or spin.narratee in items)
-        ):
-            return  # every telling asks: the answer is nearly always yes, and the message is not made for it
+
+        def actors() -> str:  # made only for an error: every telling asks, and nearly always passes
+            known = list(concepts)
+            return ("one of " if len(known) > 1 else "") + join_list(known)
+
         where = f"{source}: " if source else ""
-        known = list(concepts)
-        actors = ("one of " if len(known) > 1 else "") + join_list(known)
         for role in ("focalizer", "commanded"):
             tag = getattr(spin, role)
             if tag is not None and tag not in concepts:
                 raise UnknownName(
-                    f"{where}{role} {tag} is not an actor in {self.definition.name}; it takes {actors}, or none"
+                    f"{where}{role} {tag} is not an actor in {self.definition.name}; it takes {actors()}, or none"
                 )
         for role in ("narrator", "narratee"):
             tag = getattr(spin, role)
             if tag not in (None, "focalizer") and tag not in items:
                 raise UnknownName(
-                    f"{where}{role} {tag} is not in {self.definition.name}; it takes an actor ({actors}), any "
+                    f"{where}{role} {tag} is not in {self.definition.name}; it takes an actor ({actors()}), any "
                     "other item there, focalizer, or none"
                 )
 
